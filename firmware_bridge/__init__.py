@@ -1,0 +1,1 @@
+"""The RFID table reader: protocol codec, transports, delivery, deck registry, simulator."""

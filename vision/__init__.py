@@ -1,0 +1,1 @@
+"""Overhead cameras: frame sources, card recognition, the per-seat identifiable verdict."""
