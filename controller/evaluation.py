@@ -319,12 +319,15 @@ HIGH_VALUE_COUNT = len(_HIGH_KEYS)
 # ---------------------------------------------------------------------------------------------
 
 
+def _count_words(lo: int, hi: int) -> str:
+    return f"{lo}" if lo == hi else f"{lo} or {hi}" if hi == lo + 1 else f"{lo} to {hi}"
+
+
 def _check_indices(indices: Sequence[int], lo: int, hi: int, what: str) -> None:
     """Raise CardError for a wrong count, an index out of 0..51, or a repeated index."""
     n = len(indices)
     if not lo <= n <= hi:
-        want = f"{lo}" if lo == hi else f"{lo} to {hi}"
-        raise CardError(f"{what} needs {want} cards, got {n}")
+        raise CardError(f"{what}: expected {_count_words(lo, hi)} cards, got {n}")
     for c in indices:
         if not isinstance(c, (int, np.integer)) or isinstance(c, bool) or not 0 <= c <= 51:
             raise CardError(f"card index {c!r} in {what} is not in 0..51")
@@ -340,8 +343,7 @@ def _as_cards(cards: str | Iterable[Card | str], lo: int, hi: int, what: str) ->
     parsed = parse_cards(cards)
     n = len(parsed)
     if not lo <= n <= hi:
-        want = f"{lo}" if lo == hi else f"{lo} to {hi}"
-        raise CardError(f"{what} needs {want} cards, got {n}")
+        raise CardError(f"{what}: expected {_count_words(lo, hi)} cards, got {n}")
     seen: set[Card] = set()
     for c in parsed:
         if c in seen:
@@ -374,7 +376,7 @@ def high_value(indices: Sequence[int]) -> int:
     >>> high_value([0, 1, 2, 3])
     Traceback (most recent call last):
     ...
-    controller.cards.CardError: high hand needs 5 to 7 cards, got 4
+    controller.cards.CardError: high hand: expected 5 to 7 cards, got 4
 
     :raises CardError: wrong card count, index out of range or duplicate card.
     """
@@ -465,9 +467,9 @@ _TRIPLES = {n: list(itertools.combinations(range(n), 3)) for n in (3, 4, 5)}
 
 def _check_omaha(hole: Sequence[int], board: Sequence[int], what: str) -> None:
     if len(hole) not in (4, 5):
-        raise CardError(f"{what} needs 4 or 5 hole cards, got {len(hole)}")
+        raise CardError(f"{what}: expected 4 or 5 hole cards, got {len(hole)}")
     if not 3 <= len(board) <= 5:
-        raise CardError(f"{what} needs 3 to 5 board cards, got {len(board)}")
+        raise CardError(f"{what}: expected 3 to 5 board cards, got {len(board)}")
     _check_indices(list(hole) + list(board), 7, 10, what)
 
 
