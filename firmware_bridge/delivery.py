@@ -102,6 +102,10 @@ class ReaderBridge:
         if point is not None:
             self.cursor = point.ack_seq
             self.positions.seed(point.placed)
+        # With no history, the first HELLO's last_seq is the base: what the reader holds up to it
+        # predates this host (INVENTORY reports the tags themselves), and every later event must
+        # arrive, even if its first frame is lost on the line.
+        self._base_from_hello = self.cursor is None
         self.hello: Hello | None = None
         """The reader's last HELLO."""
         self.online = False
@@ -250,6 +254,11 @@ class ReaderBridge:
     def _on_hello(self, msg: Hello) -> None:
         prev, self.hello = self.hello, msg
         self._alive()
+        if self._base_from_hello:
+            self._base_from_hello = False
+            if self.cursor is None:
+                self.cursor = msg.last_seq
+                return
         if prev is not None and prev.device_id != msg.device_id:
             self._restarted("device_id changed")
         elif self.cursor is not None and seq_diff(self.cursor, msg.last_seq) > 0:
