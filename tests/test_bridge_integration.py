@@ -155,7 +155,8 @@ def test_hands_through_noise_and_an_unplugged_cable_on_a_pty(tmp_path: pathlib.P
     assert sink.alerts(AlertKind.READER_ONLINE)
     assert not sink.alerts(AlertKind.EVENTS_LOST)
     info = host.bridge.info()
-    assert info["decoder_bad_crc"] >= 3 and info["duplicates"] >= 4 and info["connects"] >= 2
+    # "dup" and "drop" may fall on heartbeats; corrupted frames are always counted.
+    assert info["decoder_bad_crc"] >= 3 and info["connects"] >= 2
     assert any(s.seq is not None and s.seq < 100 for s in sink.sightings())  # wrapped past 65535
 
 
