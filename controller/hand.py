@@ -218,11 +218,10 @@ class HandState:
             return False
         if self.bets[p] < self.max_bet:
             return True
-        if p in self.round.acted:
-            return False
-        # Nobody left to bet against: a lone player who has matched the bet does not act.
-        others = [q for q in self.can_act_players() if q != p]
-        return bool(others)
+        # A player who has not acted this round still gets the option (the big blind with every
+        # caller all-in checks, as PHH records it); a street where at most one player can act at
+        # all is skipped by _start_betting.
+        return p not in self.round.acted
 
     def pending_deal(self) -> tuple[list[int], int]:
         """Who still needs hole cards on this street, and how many board cards are due."""
@@ -230,6 +229,8 @@ class HandState:
             return [], 0
         spec = self.streets[self.street]
         dealt = self._dealt_this_street()
+        if self._community_river():
+            return [], 0  # R18: one community card replaces every player's seventh card
         hole_due = [p for p in self.live_players() if len(self.hole[p]) < dealt + spec.hole]
         board_due = self._board_target() - len(self.board)
         return hole_due, max(0, board_due)
@@ -285,6 +286,9 @@ class HandState:
         if self.variant.family is Family.STUD:
             if not (self.street == len(self.streets) - 1 and len(self.board) + len(cards) == 1):
                 raise HandError("stud has no board except one community card on seventh street (R18)")
+            dealt = self._dealt_this_street()
+            if any(len(self.hole[p]) > dealt for p in self.live_players()):
+                raise HandError("seventh street cards are already being dealt: no community card (R18)")
         elif len(self.board) + len(cards) > self._board_target():
             raise HandError(
                 f"{self.street_name} has {self._board_target()} board card(s), "
@@ -359,8 +363,8 @@ class HandState:
         stack_total = self.stacks[p] + self.bets[p]
         if stack_total <= self.max_bet:
             raise HandError(f"p{p + 1} can only call or fold: the stack does not cover the bet")
-        if not any(q != p and self.stacks[q] > 0 for q in self.live_players()):
-            raise HandError(f"p{p + 1} cannot raise: every other player is all-in")
+        if not any(q != p and self.stacks[q] + self.bets[q] > self.max_bet for q in self.live_players()):
+            raise HandError(f"p{p + 1} cannot raise: every other player is all-in or covered by the bet")
         if self.variant.structure is Structure.FIXED_LIMIT and r.raises >= FIXED_LIMIT_CAP:
             raise HandError(f"the betting is capped at {FIXED_LIMIT_CAP} bets on {self.street_name}")
         if p in r.acted and r.short_all_in:
@@ -491,6 +495,10 @@ class HandState:
             return self.stakes.big_bet if self.streets[self.street].big else self.stakes.small_bet
         return self.stakes.min_bet
 
+    def _community_river(self) -> bool:
+        return (self.variant.family is Family.STUD and self.street == len(self.streets) - 1
+                and len(self.board) == 1)
+
     def _board_target(self) -> int:
         return sum(s.board for s in self.streets[: self.street + 1])
 
@@ -543,8 +551,18 @@ class HandState:
         r.opener = self._first_to_act()
         r.raise_size = self._bet_size()
         r.street = self.street
-        if self.betting_closed() and not any(self.needs_to_act(p) for p in range(self.n)):
-            self._end_round()
+        # A player nobody can bet against (every other live stack is covered by this player's
+        # bet) has nothing to decide on this street.
+        totals = sorted(self.stacks[p] + self.bets[p] for p in self.live_players())
+        second = totals[-2] if len(totals) > 1 else 0
+        able = []
+        for p in self.can_act_players():
+            if min(self.stacks[p], max(0, second - self.bets[p])) == 0:
+                r.acted.add(p)
+            else:
+                able.append(p)
+        if len(able) <= 1 and all(self.bets[p] >= self.max_bet for p in able):
+            self._end_round()  # nobody left to bet against: no betting on this street
             return
         self.betting = True
         if self._next_actor() is None:

@@ -253,7 +253,7 @@ def plan_showdown(record: HandRecord, pots: Sequence[Pot] | None = None) -> Show
     aggressor = record.final_round_aggressor
     if aggressor is not None and aggressor in live:
         start = aggressor
-        first_reason = f"last aggressor on {rnd}"
+        first_reason = f"last aggressor {rnd}"
     else:
         start = _first_to_act(record, live)
         rule = {
@@ -261,7 +261,7 @@ def plan_showdown(record: HandRecord, pots: Sequence[Pot] | None = None) -> Show
             ShowOrder.HIGH_BOARD: "highest board showing",
             ShowOrder.LOW_BOARD: "lowest board showing",
         }[v.show_order]
-        first_reason = f"no bet on {rnd}: {rule}"
+        first_reason = f"no bet {rnd}: {rule}"
     clockwise = [(start + k) % n for k in range(n) if (start + k) % n in live]
     all_in = any(record.players[i].all_in for i in live)
     if pots is None:
@@ -292,8 +292,8 @@ def _round_phrase(name: str) -> str:
     if name == "preflop":
         return "before the flop"
     if name in ("flop", "turn", "river"):
-        return f"the {name}"
-    return name
+        return f"on the {name}"
+    return f"on {name}"
 
 
 # -------------------------------------------------------------------------------------------- awards
