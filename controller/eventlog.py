@@ -263,7 +263,12 @@ class EventLog:
         except sqlite3.Error as exc:
             raise LogFormatError(f"{self.path}: cannot open: {exc}") from None
         try:
-            self._setup(table_id)
+            try:
+                self._setup(table_id)
+            except sqlite3.DatabaseError as exc:
+                if "not a database" in str(exc):
+                    raise LogFormatError(f"{self.path}: not a cardroom event log ({exc})") from None
+                raise LogDamaged(self.path, None, f"SQLite file is corrupt ({exc})") from None
             self._check_key(verify)
             if verify != "none":
                 self._verify_at_open(verify)
@@ -275,11 +280,8 @@ class EventLog:
 
     def _setup(self, table_id: str | None) -> None:
         db = self._db
-        try:
-            app_id = db.execute("PRAGMA application_id").fetchone()[0]
-            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        except sqlite3.DatabaseError as exc:
-            raise LogFormatError(f"{self.path}: not a cardroom event log ({exc})") from None
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if app_id == 0 and not tables:
             if self.readonly:
                 raise LogFormatError(f"{self.path}: empty database, not a cardroom event log")
