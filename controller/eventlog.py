@@ -223,6 +223,10 @@ class EventLog:
     :param key: audit key for HMAC hashes; by default the ``CARDROOM_AUDIT_KEY`` environment
         variable, ``None`` for none. A new log is keyed when a key is given.
     :param busy_timeout: seconds to wait for a lock held by another connection before failing.
+    :param synchronous: ``"FULL"`` (default): an event survives a power cut once :meth:`append`
+        returns (one fsync of the WAL per commit, the disk's fsync latency). ``"NORMAL"``: an event
+        survives a crash of the process but the last commits may be lost on a power cut or an OS
+        crash (see ``bench/RESULTS-eventlog.md``).
     :raises LogFormatError: the file is not a cardroom event log, or is for another table.
     :raises LogKeyError: see :class:`LogKeyError`.
     :raises LogDamaged: the chain (or the SQLite file) is damaged; names the first bad row.
@@ -231,7 +235,7 @@ class EventLog:
     def __init__(self, path: str | os.PathLike[str], *, table_id: str | None = None,
                  clock: Callable[[], float] = time.time, create: bool = True, readonly: bool = False,
                  verify: VerifyMode = "full", key: bytes | str | None = _UNSET,
-                 busy_timeout: float = 2.0) -> None:
+                 busy_timeout: float = 2.0, synchronous: Literal["FULL", "NORMAL"] = "FULL") -> None:
         self.path = str(path)
         self._clock = clock
         self._lock = threading.RLock()
@@ -239,6 +243,9 @@ class EventLog:
             key = _env_key()
         self._key: bytes | None = key.encode("utf-8") if isinstance(key, str) else key
         self.readonly = readonly
+        if synchronous not in ("FULL", "NORMAL"):
+            raise ValueError(f"synchronous must be 'FULL' or 'NORMAL', got {synchronous!r}")
+        self._synchronous = synchronous
         p = pathlib.Path(self.path)
         exists = p.exists()
         if exists and p.is_dir():
@@ -309,7 +316,7 @@ class EventLog:
                 db.execute("PRAGMA journal_mode=WAL")
             except sqlite3.OperationalError:  # e.g. locked: the first append reports it
                 pass
-        db.execute("PRAGMA synchronous=FULL")
+        db.execute(f"PRAGMA synchronous={self._synchronous}")
 
     def _create(self, table_id: str) -> None:
         db = self._db
