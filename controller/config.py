@@ -372,6 +372,7 @@ def _reason(err: Mapping[str, Any]) -> str:
     if msg.startswith("Value error, "):
         msg = msg[len("Value error, "):]
     else:
+        msg = msg.replace("Input should be", "must be", 1)
         msg = msg[:1].lower() + msg[1:]
         if "input" in err and not isinstance(err["input"], dict):
             msg += f" (got {err['input']!r})"
