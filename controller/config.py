@@ -226,25 +226,44 @@ class TableConfig(_Model):
         """
         if not 2 <= players <= self.table.seats:
             raise ValueError(f"players must be 2 to {self.table.seats}, got {players}")
-        s, v = self.stakes, self.variant
-        rest = (0,) * (players - 2)
-        if v.is_stud:
-            return Stakes((s.ante,) * players, (0,) * players, s.bring_in, s.small_bet, s.big_bet,
-                          min_bet=s.min_bet or s.small_bet, ante_trimming=True)
-        blinds = (s.small_blind, s.big_blind) + rest
-        if s.big_blind_ante:
-            antes, trimming = (0, s.big_blind_ante) + rest, False
-        else:
-            antes, trimming = (s.ante,) * players, True
-        if v.structure is Structure.FIXED_LIMIT:
-            return Stakes(antes, blinds, 0, s.small_bet, s.big_bet, min_bet=s.small_bet,
-                          ante_trimming=trimming)
-        return Stakes(antes, blinds, min_bet=s.min_bet or s.big_blind, ante_trimming=trimming)
+        return build_stakes(self.variant, self.stakes, players)
+
+    def game(self) -> dict[str, Any]:
+        """The game as the table records it in its log (``table_configured``): everything needed
+        to replay the log without this file."""
+        return {
+            "table_id": self.table.id,
+            "variant": self.variant.code,
+            "seats": self.table.seats,
+            "tournament": self.table.mode == "tournament",
+            "stakes": self.stakes.model_dump(),
+            "smallest_chip": self.smallest_chip,
+            "see_hand": self.house.see_called_hand.value,
+            "enforce_show_order": self.house.enforce_show_order,
+            "dispute_window_s": self.house.dispute_window_seconds,
+        }
 
     @model_validator(mode="after")
     def _cross_checks(self) -> TableConfig:
         _cross_check(self)
         return self
+
+
+def build_stakes(v: Variant, s: StakesSection, players: int) -> Stakes:
+    """Forced bets for ``players`` players in PHH order (see :meth:`TableConfig.stakes_for`)."""
+    rest = (0,) * (players - 2)
+    if v.is_stud:
+        return Stakes((s.ante,) * players, (0,) * players, s.bring_in, s.small_bet, s.big_bet,
+                      min_bet=s.min_bet or s.small_bet, ante_trimming=True)
+    blinds = (s.small_blind, s.big_blind) + rest
+    if s.big_blind_ante:
+        antes, trimming = (0, s.big_blind_ante) + rest, False
+    else:
+        antes, trimming = (s.ante,) * players, True
+    if v.structure is Structure.FIXED_LIMIT:
+        return Stakes(antes, blinds, 0, s.small_bet, s.big_bet, min_bet=s.small_bet,
+                      ante_trimming=trimming)
+    return Stakes(antes, blinds, min_bet=s.min_bet or s.big_blind, ante_trimming=trimming)
 
 
 def _resolve(p: str, base_dir: str | os.PathLike[str] | None) -> pathlib.Path:

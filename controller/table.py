@@ -95,6 +95,43 @@ class TableSettings:
     """R14: at a break, corrections stay open this long after the pot is pushed."""
 
 
+def settings_from_game(game: Mapping[str, Any]) -> TableSettings:
+    """Table settings from a ``table_configured`` payload (see ``TableConfig.game``)."""
+    from controller.config import StakesSection, build_stakes
+    from controller.variants import variant_for_code
+
+    variant = variant_for_code(game["variant"])
+    stakes = StakesSection(**game["stakes"])
+    return TableSettings(
+        variant=variant,
+        stakes=lambda n: build_stakes(variant, stakes, n),
+        table_id=game.get("table_id", "table-1"),
+        seats=game.get("seats", 10),
+        smallest_chip=game.get("smallest_chip", 1),
+        tournament=game.get("tournament", False),
+        see_hand=SeeHandRule(game.get("see_hand", "tda")),
+        enforce_show_order=game.get("enforce_show_order", False),
+        dispute_window_s=game.get("dispute_window_s", 60.0),
+    )
+
+
+def iter_hand_histories(events: Iterable[Any]) -> Iterator[tuple[int, str]]:
+    """Replay a table log and yield ``(hand_no, PHH text)`` for every hand that was pushed or voided."""
+    table: Table | None = None
+    for stored in events:
+        e = _as_event(stored)
+        if e.kind == "table_configured":
+            players = table.players if table is not None else {}
+            table = Table(settings_from_game(e.payload), MemoryLog())
+            table.players = dict(players)
+            continue
+        if table is None:
+            continue
+        table._apply(e)
+        if e.kind in ("pot_pushed", "misdeal") and table.hand is not None:
+            yield table.hand.hand_no, table.history_phh()
+
+
 # ----------------------------------------------------------------------------------------- the state
 class SeatStatus(enum.StrEnum):
     """Where a seat stands in the showdown procedure."""
@@ -177,6 +214,7 @@ class Table:
         """Tournament eliminations (R15), in order."""
         self.listeners: list[Callable[[Event], None]] = []
         self._replaying = False
+        self._game: dict[str, Any] | None = None
         self._previous: HandRun | None = None
         """The hand before this one: award corrections stay open until substantial action (R14)."""
 
@@ -206,6 +244,15 @@ class Table:
 
     def _warn(self, text: str) -> Event:
         return self._emit("warning", {"text": text})
+
+    def configure(self, game: Mapping[str, Any]) -> Event | None:
+        """Record the game in the log (once, and again whenever it changes between hands), so the
+        log replays and exports without the configuration file."""
+        if self._game == dict(game):
+            return None
+        if self.hand_in_progress:
+            raise TableError("the game can change only between hands: finish or void the hand first")
+        return self._emit("table_configured", dict(game))
 
     # ----------------------------------------------------------------- seating
     def seat_player(self, seat: int, name: str, stack: int) -> Event:
@@ -883,7 +930,11 @@ class Table:
     # ----------------------------------------------------------------- the fold
     def _apply(self, e: Event) -> None:
         k, p = e.kind, e.payload
-        if k == "player_seated":
+        if k == "table_configured":
+            self._game = dict(p)
+            if not self._replaying or self.hand is None or not self.hand_in_progress:
+                self.settings = settings_from_game(p)
+        elif k == "player_seated":
             self.players[p["seat"]] = (p["name"], p["stack"])
         elif k == "player_left":
             self.players.pop(p["seat"], None)

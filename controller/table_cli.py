@@ -1,4 +1,4 @@
-"""Table commands: ``cardroom audit verify DB`` and ``cardroom audit show DB``.
+"""Table commands: ``cardroom audit verify DB``, ``cardroom audit show DB``, ``cardroom history export``.
 
 Each command group is registered by its own function so more can join (``history export``...).
 Exit codes of ``audit verify``: 0 intact, 1 tampered or damaged (the first bad row is printed),
@@ -22,6 +22,50 @@ EXIT_UNUSABLE = 2
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add the table's command groups to ``cardroom``."""
     register_audit(sub)
+    register_history(sub)
+
+
+def register_history(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    history = sub.add_parser("history", help="hand histories from a table's event log",
+                             description="Export the hands of a table's event log as PHH files.")
+    hsub = history.add_subparsers(dest="history_command", metavar="ACTION")
+    hsub.required = True
+    e = hsub.add_parser("export", help="write every finished hand as a .phh file",
+                        description="Replay the log and write each pushed (or voided) hand as "
+                        "DIR/<table>-<hand>.phh, in PHH, the format PokerKit and other tools read.")
+    e.add_argument("db", metavar="DB", help="the event log (SQLite file)")
+    e.add_argument("--out", required=True, metavar="DIR", help="folder for the .phh files (created)")
+    e.set_defaults(func=run_history_export)
+
+
+def run_history_export(args: argparse.Namespace) -> int:
+    import pathlib
+
+    from controller.table import TableError, iter_hand_histories
+
+    try:
+        log = EventLog(args.db, readonly=True, verify="full", create=False)
+    except LogDamaged as exc:
+        print(f"cardroom history: {exc}", file=sys.stderr)
+        return EXIT_TAMPERED
+    except LogError as exc:
+        print(f"cardroom history: {exc}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    out = pathlib.Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    count = 0
+    with log:
+        table_id = log.table_id if hasattr(log, "table_id") else "table"
+        try:
+            for hand_no, text in iter_hand_histories(log):
+                path = out / f"{table_id}-{hand_no:06d}.phh"
+                path.write_text(text, encoding="utf-8")
+                count += 1
+        except (TableError, ValueError) as exc:
+            print(f"cardroom history: {args.db}: cannot replay the log: {exc}", file=sys.stderr)
+            return EXIT_UNUSABLE
+    print(f"{count} hand(s) written to {out}")
+    return EXIT_OK
 
 
 def register_audit(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -111,8 +111,17 @@ def _listen(args: argparse.Namespace) -> int:
     )
     stop = threading.Event()
     _stop_on_signals(stop)
+    end = None if args.duration is None else time.monotonic() + args.duration
+    announced = False
     try:
-        bridge.run(stop, duration=args.duration)
+        while not stop.is_set() and (end is None or time.monotonic() < end):
+            bridge.step()
+            if not announced and bridge.hello is not None:
+                # Tell the installer (and scripts) the link is up; JSON lines stay on stdout.
+                h = bridge.hello
+                print(f"connected: reader {h.device_id.hex().upper()} firmware {h.fw_version}, "
+                      f"{h.antenna_count} antennas, last seq {h.last_seq}", file=sys.stderr, flush=True)
+                announced = True
     finally:
         bridge.close()
         if args.stats:

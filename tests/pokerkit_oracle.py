@@ -69,13 +69,26 @@ def random_hand(code: str, seed: int) -> tuple[str, tuple[int, ...], int]:
     rng.shuffle(deck)
     dealt: dict[int, list] = {}  # type: ignore[type-arg]
     tie_bias = rng.random() < 0.5
+    stud = code in ("F7S", "F7S/8", "FR")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         while state.status:
             if state.can_deal_hole():
                 i = state.hole_dealee_index
-                others = [c for j, cs in dealt.items() if j != i for c in cs]
-                card = _pick_card(deck, rng, others if tie_bias else [])
+                k = len(dealt.get(i, []))
+                if stud:
+                    # Stud: copy the rank another player got at the same position, so whole
+                    # hands repeat (ties are otherwise rare with seven cards each).
+                    others = [cs[k] for j, cs in dealt.items() if j != i and len(cs) > k]
+                    same = [c for c in deck if others and c.rank == others[0].rank]
+                    if tie_bias and same and rng.random() < 0.9:
+                        card = rng.choice(same)
+                        deck.remove(card)
+                    else:
+                        card = deck.pop()
+                else:
+                    others = [c for j, cs in dealt.items() if j != i for c in cs]
+                    card = _pick_card(deck, rng, others if tie_bias else [])
                 dealt.setdefault(i, []).append(card)
                 state.deal_hole((card,))
             elif state.can_deal_board():

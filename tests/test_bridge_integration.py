@@ -182,7 +182,9 @@ def test_listen_command_prints_json_lines_over_tcp() -> None:
     listen = spawn("listen", "--port", address, "--deck", str(DECK_PATH), "--json", "--duration", "4",
                    "--leave-after", "0.1")
     try:
-        time.sleep(0.5)
+        # Deal only once the listener has its HELLO: events before that are history to it.
+        first = listen.stderr.readline()
+        assert first.startswith("connected: reader "), first
         send(sim, "hand 1,2", "foreign 0102030405060708 board")
         out, err = listen.communicate(timeout=20)
     finally:
