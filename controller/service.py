@@ -1,0 +1,254 @@
+"""The table as a running service: one :class:`~controller.table.Table` on its event log, shared by
+the web server, the reader bridge and the cameras.
+
+Every command runs under one lock, so the reader, the cameras and the dealer's console never
+interleave inside a command. Every stored event goes to the subscribers (the live views) after it
+is stored. The broadcast view is the same event stream read ``delay`` seconds late: a second table
+folds the events once they are old enough (:meth:`TableService.delayed_snapshot`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from controller.table import Event, MemoryLog, Table, TableError, TableSettings, settings_from_game
+
+
+class CommandError(ValueError):
+    """A refused command: the message says why (shown to the dealer in words)."""
+
+
+ALERT_KINDS = {"alert"}
+
+COMMANDS = {
+    "seat_player": ("seat", "name", "stack"),
+    "remove_player": ("seat",),
+    "add_chips": ("seat", "amount"),
+    "start_hand": ("button",),
+    "deal": ("seat", "cards"),
+    "burn": (),
+    "fold": ("seat",),
+    "check_call": ("seat",),
+    "post_bring_in": ("seat",),
+    "bet_raise_to": ("seat", "amount"),
+    "all_in": ("seat",),
+    "undo": (),
+    "misdeal": (),
+    "table_hand": ("seat",),
+    "show_cards": ("seat", "cards"),
+    "muck": ("seat",),
+    "muck_losers": (),
+    "kill": ("seat", "reason"),
+    "declare": ("seat", "text"),
+    "request_show": ("by", "of"),
+    "show_to": ("seat", "to_seat"),
+    "correct_cards": ("seat", "cards", "reason"),
+    "correct_award": ("from_seat", "to_seat", "amount", "reason"),
+    "push": (),
+    "set_break": (),
+}
+"""Commands the dealer's console may send, with their required arguments."""
+
+
+@dataclasses.dataclass
+class Subscription:
+    queue: "queue.Queue[dict[str, Any]]"
+    service: TableService
+
+    def close(self) -> None:
+        self.service._unsubscribe(self)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        while True:
+            yield self.queue.get()
+
+
+class TableService:
+    """A table, its log and its subscribers. Thread-safe."""
+
+    def __init__(self, game: Mapping[str, Any], log: Any, *, broadcast_delay: float = 1800.0,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.lock = threading.RLock()
+        self.clock = clock
+        self.log = log
+        self.game = dict(game)
+        self.broadcast_delay = broadcast_delay
+        self.table = Table.open(settings_from_game(game), log, clock=clock)
+        self.table.configure(game)
+        self._subs: list[Subscription] = []
+        self._alerts: list[dict[str, Any]] = []
+        self._frames: dict[int, bytes] = {}
+        self._delayed = Table(settings_from_game(game), MemoryLog(), clock=clock)
+        self._delayed_upto = 0
+        for stored in log:
+            self._note(_event_dict(stored))
+        self.table.listeners.append(self._on_event)
+
+    # ----------------------------------------------------------------- commands
+    def command(self, name: str, args: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Run a dealer command; return the events it stored.
+
+        :raises CommandError: unknown command, missing argument, or the table refused it (the
+            message is the table's reason); nothing changed.
+        """
+        args = dict(args or {})
+        if name not in COMMANDS:
+            raise CommandError(f"unknown command {name!r}")
+        missing = [a for a in COMMANDS[name] if a not in args]
+        if missing:
+            raise CommandError(f"{name}: missing {', '.join(missing)}")
+        with self.lock:
+            before = self._last_seq()
+            try:
+                getattr(self.table, name)(**args)
+            except TableError as exc:
+                raise CommandError(str(exc)) from None
+            except TypeError as exc:
+                raise CommandError(f"{name}: bad arguments: {exc}") from None
+            return [e for e in self.events(before)]
+
+    def run(self, fn: Callable[[Table], Any]) -> Any:
+        """Run ``fn(table)`` under the lock (the reader bridge and the cameras use this)."""
+        with self.lock:
+            return fn(self.table)
+
+    def alert(self, alert: str, **detail: Any) -> dict[str, Any]:
+        """Store an alert from the reader or the cameras (surveillance sees it)."""
+        with self.lock:
+            return _event_dict(self.table._emit("alert", {"alert": alert, **detail}))
+
+    def store_frame(self, seq: int, jpeg: bytes) -> None:
+        """Keep the camera frame that goes with a showdown event."""
+        with self.lock:
+            self._frames[seq] = jpeg
+            while len(self._frames) > 500:
+                self._frames.pop(next(iter(self._frames)))
+
+    def frame(self, seq: int) -> bytes | None:
+        with self.lock:
+            return self._frames.get(seq)
+
+    # ----------------------------------------------------------------- reading
+    def snapshot(self) -> dict[str, Any]:
+        with self.lock:
+            snap = self.table.snapshot()
+            snap["last_seq"] = self._last_seq()
+            return snap
+
+    def delayed_snapshot(self) -> dict[str, Any]:
+        """The table as it stood ``broadcast_delay`` seconds ago (the broadcast view's source)."""
+        with self.lock:
+            cutoff = self.clock() - self.broadcast_delay
+            for stored in self._events_after(self._delayed_upto):
+                if stored["ts"] > cutoff:
+                    break
+                self._delayed._apply(_as_table_event(stored))
+                self._delayed_upto = stored["seq"]
+            snap = self._delayed.snapshot()
+            snap["as_of_seq"] = self._delayed_upto
+            snap["delay_seconds"] = self.broadcast_delay
+            return snap
+
+    def events(self, since_seq: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+        with self.lock:
+            out = []
+            for e in self._events_after(since_seq):
+                out.append(e)
+                if limit is not None and len(out) >= limit:
+                    break
+            return out
+
+    def alerts(self) -> list[dict[str, Any]]:
+        with self.lock:
+            return list(self._alerts)
+
+    def audit(self) -> dict[str, Any]:
+        """The hash chain's status (``verify`` of the SQLite log; trivially fine in memory)."""
+        with self.lock:
+            verify = getattr(self.log, "verify", None)
+            if verify is None:
+                return {"ok": True, "rows": self._last_seq(), "first_bad_seq": None, "problem": "",
+                        "keyed": False}
+            report = verify()
+            return report.to_json() if hasattr(report, "to_json") else dataclasses.asdict(report)
+
+    def histories(self) -> list[dict[str, Any]]:
+        """Finished hands: number, variant, players, winners, start and end seqs."""
+        from controller.table import iter_hand_histories
+
+        with self.lock:
+            out = []
+            for hand_no, text in iter_hand_histories(self.log):
+                out.append({"hand_no": hand_no, "phh": text})
+            return out
+
+    def history_phh(self, hand_no: int) -> str:
+        for h in self.histories():
+            if h["hand_no"] == hand_no:
+                return h["phh"]
+        raise KeyError(hand_no)
+
+    # ----------------------------------------------------------------- subscribers
+    def subscribe(self) -> Subscription:
+        sub = Subscription(queue.Queue(maxsize=10000), self)
+        with self.lock:
+            self._subs.append(sub)
+        return sub
+
+    def _unsubscribe(self, sub: Subscription) -> None:
+        with self.lock:
+            if sub in self._subs:
+                self._subs.remove(sub)
+
+    def _on_event(self, event: Event) -> None:
+        d = _event_dict(event)
+        self._note(d)
+        for sub in list(self._subs):
+            try:
+                sub.queue.put_nowait(d)
+            except queue.Full:  # a viewer that stopped reading: drop it, it will reconnect
+                self._unsubscribe(sub)
+
+    def _note(self, d: dict[str, Any]) -> None:
+        if d["kind"] == "alert":
+            self._alerts.append({"seq": d["seq"], "ts": d["ts"], **d["payload"]})
+            del self._alerts[:-1000]
+
+    # ----------------------------------------------------------------- internals
+    def _last_seq(self) -> int:
+        last = getattr(self.log, "last_seq", None)
+        if last is not None:
+            return int(last)
+        return len(getattr(self.log, "events", []))
+
+    def _events_after(self, seq: int) -> Iterator[dict[str, Any]]:
+        if hasattr(self.log, "events") and callable(self.log.events):
+            for stored in self.log.events(since_seq=seq):
+                yield _event_dict(stored)
+        else:
+            for stored in self.log:
+                if stored.seq > seq:
+                    yield _event_dict(stored)
+
+    def close(self) -> None:
+        with self.lock:
+            close = getattr(self.log, "close", None)
+            if close is not None:
+                close()
+
+
+def _event_dict(stored: Any) -> dict[str, Any]:
+    return {"seq": stored.seq, "ts": stored.ts, "kind": stored.kind, "hand_no": stored.hand_no,
+            "payload": dict(stored.payload)}
+
+
+def _as_table_event(d: Mapping[str, Any]) -> Event:
+    return Event(d["seq"], d["kind"], d["payload"], d.get("hand_no"), d["ts"])
+
+
+__all__ = ["TableService", "CommandError", "COMMANDS", "Subscription", "TableSettings"]
