@@ -119,6 +119,12 @@ class Card:
     """The rank, 2 to 14 (ace)."""
     suit: Suit
     """The suit."""
+    index: int = dataclasses.field(init=False, compare=False, repr=False)
+    """Dense index ``(rank - 2) * 4 + suit.order``, in ``0..51`` (stored: the evaluators read it
+    for every card of every hand)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", (int(self.rank) - 2) * 4 + _SUIT_ORDER[self.suit])
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -139,11 +145,6 @@ class Card:
     def from_index(cls, index: int) -> Card:
         """The card with dense index ``0..51``."""
         return _BY_INDEX[index]
-
-    @property
-    def index(self) -> int:
-        """Dense index ``(rank - 2) * 4 + suit.order``, in ``0..51``."""
-        return (self.rank - 2) * 4 + self.suit.order
 
     def __str__(self) -> str:
         return self.rank.char + self.suit.value

@@ -631,17 +631,77 @@ def a5_low_value(indices: Sequence[int]) -> int:
 
 def _pick_best(combos: Iterable[tuple[Card, ...]], value_of) -> tuple[int, tuple[Card, ...]]:
     """Best value and, among five-card sets reaching it, the one with the highest cards by index."""
-    best_v: int | None = None
-    best_c: tuple[Card, ...] = ()
-    best_tb: list[int] = []
+    best_v = -1
+    tied: list[tuple[Card, ...]] = []
     for combo in combos:
         v = value_of([c.index for c in combo])
-        if v is None:
+        if v is None or v < best_v:
             continue
-        tb = sorted((c.index for c in combo), reverse=True)
-        if best_v is None or v > best_v or (v == best_v and tb > best_tb):
-            best_v, best_c, best_tb = v, combo, tb
-    return (-1 if best_v is None else best_v), best_c
+        if v > best_v:
+            best_v, tied = v, [combo]
+        else:
+            tied.append(combo)
+    if not tied:
+        return -1, ()
+    if len(tied) == 1:
+        return best_v, tied[0]
+    return best_v, max(tied, key=lambda combo: sorted((c.index for c in combo), reverse=True))
+
+
+def _omaha_pick(h: Sequence[Card], b: Sequence[Card], *, low: bool) -> tuple[int, tuple[Card, ...]]:
+    """Best two-plus-three Omaha value (high, or 8-or-better low) and its five cards.
+
+    The inner loop adds precomputed pair and triple keys: no per-combination lists or checks
+    (the caller validated the cards). Ties between five-card sets go to the highest cards by index.
+    """
+    pairs = _PAIRS[len(h)]
+    triples = _TRIPLES[len(b)]
+    if low:
+        lb = _LOWBIT
+        hb = [lb[c.index] for c in h]
+        bb = [lb[c.index] for c in b]
+        pk = [(hb[i] | hb[j], (i, j)) for i, j in pairs if hb[i] and hb[j] and hb[i] != hb[j]]
+        tk = [(bb[x] | bb[y] | bb[z], (x, y, z)) for x, y, z in triples
+              if bb[x] and bb[y] and bb[z] and (bb[x] | bb[y] | bb[z]).bit_count() == 3]
+    else:
+        k = _HKEY
+        hk = [k[c.index] for c in h]
+        bk = [k[c.index] for c in b]
+        pk = [(hk[i] + hk[j], (i, j)) for i, j in pairs]
+        tk = [(bk[x] + bk[y] + bk[z], (x, y, z)) for x, y, z in triples]
+    best = -1
+    tied: list[tuple[tuple[int, int], tuple[int, int, int]]] = []
+    fsuit, nf, sb, low8 = _FLUSH_SUIT, _HIGH_NF, _SUIT_BITS, _LOW8
+    for pv, pij in pk:
+        for tv, txyz in tk:
+            if low:
+                m = pv | tv
+                if m.bit_count() != 5:
+                    continue
+                v = low8[m]
+                if v is None:
+                    continue
+            else:
+                x = pv + tv
+                if fsuit[x & 4095] < 0:
+                    v = nf[x >> sb]
+                else:
+                    five = (h[pij[0]], h[pij[1]], b[txyz[0]], b[txyz[1]], b[txyz[2]])
+                    v = high_value([c.index for c in five])
+            if v > best:
+                best, tied = v, [(pij, txyz)]
+            elif v == best:
+                tied.append((pij, txyz))
+    if best < 0:
+        return -1, ()
+
+    def cards(choice: tuple[tuple[int, int], tuple[int, int, int]]) -> tuple[Card, ...]:
+        (i, j), (x, y, z) = choice
+        return (h[i], h[j], b[x], b[y], b[z])
+
+    if len(tied) == 1:
+        return best, cards(tied[0])
+    return best, max((cards(t) for t in tied), key=lambda f: sorted((c.index for c in f), reverse=True))
 
 
 def _reading_order(five: Sequence[Card]) -> tuple[Card, ...]:
@@ -719,8 +779,7 @@ def evaluate_omaha_high(hole: str | Iterable[Card | str], board: str | Iterable[
     h = _as_cards(hole, 4, 5, "Omaha hole cards")
     b = _as_cards(board, 3, 5, "Omaha board")
     _check_disjoint(h, b, "Omaha hand")
-    combos = (p + t for p in itertools.combinations(h, 2) for t in itertools.combinations(b, 3))
-    value, five = _pick_best(combos, high_value)
+    value, five = _omaha_pick(h, b, low=False)
     return _high_reading(value, five)
 
 
@@ -768,8 +827,7 @@ def evaluate_omaha_low8(hole: str | Iterable[Card | str], board: str | Iterable[
     h = _as_cards(hole, 4, 5, "Omaha hole cards")
     b = _as_cards(board, 3, 5, "Omaha board")
     _check_disjoint(h, b, "Omaha hand")
-    combos = (p + t for p in itertools.combinations(h, 2) for t in itertools.combinations(b, 3))
-    value, five = _pick_best(combos, low8_value)
+    value, five = _omaha_pick(h, b, low=True)
     return None if value < 0 else _low8_reading(value, five)
 
 

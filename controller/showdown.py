@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 from collections.abc import Sequence
 
 from controller.cards import Card
@@ -180,6 +181,12 @@ class ShowdownResult:
 def read_hand(variant: Variant, hole: Sequence[Card], board: Sequence[Card]) -> tuple[HandReading | None, HandReading | None]:
     """The high and low readings of one complete hand (either may be None: razz has no high,
     a hi/lo hand may have no qualifying low)."""
+    return _read_hand(variant, tuple(hole), tuple(board))
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_hand(variant: Variant, hole: tuple[Card, ...], board: tuple[Card, ...]) -> tuple[HandReading | None, HandReading | None]:
+    # Pure and called again and again for the same hand while a showdown unfolds: cached.
     if variant.family is Family.OMAHA:
         high = evaluate_omaha_high(hole, board)
         low = evaluate_omaha_low8(hole, board) if variant.evaluation is Evaluation.HIGH_LOW8 else None

@@ -215,6 +215,8 @@ class Table:
         self.listeners: list[Callable[[Event], None]] = []
         self._replaying = False
         self._game: dict[str, Any] | None = None
+        self._version = 0
+        self._settled: tuple[tuple[int, int], ShowdownResult] | None = None
         self._previous: HandRun | None = None
         """The hand before this one: award corrections stay open until substantial action (R14)."""
 
@@ -488,7 +490,13 @@ class Table:
         return dataclasses.replace(rec, players=tuple(players), smallest_chip=self.settings.smallest_chip)
 
     def _settle(self, h: HandRun) -> ShowdownResult:
-        return settle(self._record(h))
+        # Every change goes through _apply, which bumps the version: a result stays valid until then.
+        key = (id(h), self._version)
+        if self._settled is not None and self._settled[0] == key:
+            return self._settled[1]
+        result = settle(self._record(h))
+        self._settled = (key, result)
+        return result
 
     def _unidentifiable(self, h: HandRun) -> set[int]:
         return {s for s, sd in h.showdown.items()
@@ -929,6 +937,7 @@ class Table:
 
     # ----------------------------------------------------------------- the fold
     def _apply(self, e: Event) -> None:
+        self._version += 1
         k, p = e.kind, e.payload
         if k == "table_configured":
             self._game = dict(p)
@@ -1019,6 +1028,7 @@ class Table:
             # The corrected cards replace the dealt ones; the hand is refolded from its actions.
             h.actions = _replace_hole(h.actions, p["seat"], parse_cards(p["cards"]))
             h.state = _rebuild(self.settings, h)
+            self._version += 1  # the hand changed inside this event: drop the cached judgement
             for seat_, sd in h.showdown.items():
                 if sd.status is SeatStatus.MUCKED and sd.was_tabled and not sd.face_down_muck:
                     sd.status = SeatStatus.TABLED  # a shown hand misread and mucked is read again
