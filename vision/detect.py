@@ -58,7 +58,16 @@ class Masks:
     """Anything not felt (uint8 0/255)."""
 
 
-def card_masks(frame: np.ndarray, card_width: float | None = None) -> Masks:
+def felt_stats(frame: np.ndarray) -> tuple[float, float, float]:
+    """Median (hue, saturation, value) of a BGR frame, sampled: the felt, when it dominates."""
+    import cv2
+
+    hsv = cv2.cvtColor(np.ascontiguousarray(frame[::8, ::8]), cv2.COLOR_BGR2HSV)
+    return (float(np.median(hsv[..., 0])), float(np.median(hsv[..., 1])), float(np.median(hsv[..., 2])))
+
+
+def card_masks(frame: np.ndarray, card_width: float | None = None,
+               felt: tuple[float, float, float] | None = None) -> Masks:
     """Masks of card-white and of not-felt pixels in a BGR frame.
 
     Card stock is bright and unsaturated against the felt. Holes (pips, indices) are filled, then
@@ -70,8 +79,7 @@ def card_masks(frame: np.ndarray, card_width: float | None = None) -> Masks:
     hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
     s = hsv[..., 1]
     v = hsv[..., 2]
-    felt_s = float(np.median(s[::8, ::8]))
-    felt_v = float(np.median(v[::8, ::8]))
+    felt_h, felt_s, felt_v = felt if felt is not None else felt_stats(frame)
     s_thr = max(35.0, min(90.0, felt_s * 0.45))
     v_thr = max(70.0, min(200.0, felt_v * 1.15 + 10))
     raw = ((s < s_thr) & (v > v_thr)).astype(np.uint8) * 255
@@ -88,7 +96,6 @@ def card_masks(frame: np.ndarray, card_width: float | None = None) -> Masks:
         for x0, y0, x1, y1 in lines.reshape(-1, 4):
             cv2.line(white, (int(x0), int(y0)), (int(x1), int(y1)), 0, 2)
     white = cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    felt_h = float(np.median(hsv[::8, ::8, 0]))
     dh = np.abs(hsv[..., 0].astype(np.int16) - int(felt_h))
     dh = np.minimum(dh, 180 - dh)
     fg = ((dh > 12) | (s < s_thr) | (v < felt_v * 0.45)).astype(np.uint8) * 255
@@ -162,11 +169,14 @@ def find_corners(
     card_width: float | None = None,
     roi: tuple[int, int, int, int] | None = None,
     masks: Masks | None = None,
+    felt: tuple[float, float, float] | None = None,
 ) -> list[Corner]:
     """Candidate index corners of face-up cards in a BGR frame.
 
     :param card_width: expected card width in pixels; estimated from whole cards when ``None``.
     :param roi: ``(x, y, w, h)`` to search in (corners are still in frame pixels).
+    :param masks: masks of the (cropped) frame, when the caller already has them.
+    :param felt: felt statistics from :func:`felt_stats` on the whole frame.
     """
     import cv2
 
@@ -176,7 +186,7 @@ def find_corners(
         frame = frame[y : y + h, x : x + w]
         ox, oy = x, y
     if masks is None:
-        masks = card_masks(frame, card_width)
+        masks = card_masks(frame, card_width, felt)
     white = masks.white
     if card_width is None:
         card_width = estimate_card_width(white)
@@ -275,3 +285,32 @@ def crop_corner(frame: np.ndarray, corner: Corner, jitter=(0, 0, 0, 0)) -> np.nd
 
 def order_quad(quad: np.ndarray) -> list[list[float]]:
     return [[round(float(x), 1), round(float(y), 1)] for x, y in quad]
+
+
+def find_backs(foreground: np.ndarray, white: np.ndarray, card_width: float | None,
+               offset: tuple[int, int] = (0, 0)) -> list[np.ndarray]:
+    """Card-shaped regions that are not felt and mostly not card-white: card backs (4x2 quads)."""
+    import cv2
+
+    contours, _ = cv2.findContours(foreground, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < 200:
+            continue
+        rect = cv2.minAreaRect(c)
+        w, h = rect[1]
+        if min(w, h) <= 0:
+            continue
+        short, long_ = min(w, h), max(w, h)
+        if not 1.25 < long_ / short < 1.6 or area / (w * h) < 0.8:
+            continue
+        if card_width is not None and not 0.75 * card_width < short < 1.35 * card_width:
+            continue
+        m = np.zeros(foreground.shape, np.uint8)
+        cv2.drawContours(m, [c], -1, 255, -1)
+        inside = m > 0
+        if float((white[inside] > 0).mean()) < 0.4:
+            box = cv2.boxPoints(rect) + np.array(offset, np.float32)
+            out.append(box.astype(np.float32))
+    return out

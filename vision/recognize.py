@@ -192,7 +192,14 @@ class OnnxRecognizer:
         return decode(self.infer(preprocess(crops)))
 
     def recognize(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None = None) -> list[Detection]:
-        corners = detect.find_corners(frame, self.card_width, roi)
+        """Every card found in ``frame`` (or in ``roi`` = ``(x, y, w, h)`` of it)."""
+        return self.recognize_masks(frame, roi)
+
+    def recognize_masks(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None = None,
+                        masks: detect.Masks | None = None,
+                        felt: tuple[float, float, float] | None = None) -> list[Detection]:
+        """:meth:`recognize`, reusing masks the caller already computed for ``roi``."""
+        corners = detect.find_corners(frame, self.card_width, roi, masks, felt)
         readings = self.read_corners(frame, corners)
         return assemble(corners, readings, self.threshold)
 

@@ -485,13 +485,16 @@ def render_scene(
     max_blur: float = 1.0,
     hard: bool = True,
     deal: Sequence[str] | None = None,
+    face_up: Sequence[bool] | None = None,
 ) -> Scene:
     """Render one overhead scene of hands on felt.
 
     ``hand_centers`` default to random places; each hand is fanned the way players table cards,
     overlapping so the lower cards' top-left index stays in view (mostly). ``hard`` adds glare,
     chips over corners and fingers. Cards are dealt from one shuffled deck (no duplicates) unless
-    ``deal`` fixes them (then reused in order).
+    ``deal`` fixes them (then reused in order). ``face_up`` forces each card's side (in deal
+    order) without changing anything else drawn from ``rng``: the same seed with other flags renders
+    the same layout with cards turned over.
     """
     import cv2
 
@@ -544,17 +547,20 @@ def render_scene(
             if flipped_hand:
                 a += 180
             quad = _card_quad((cx, cy), a, W)
-            if flipped_hand:
-                quad = quad[[2, 3, 0, 1]] if False else quad
             card = pool[cursor % len(pool)]
             cursor += 1
             up = rng.random() >= p_face_down
-            raster = card_face(deck, card) if up else card_back(deck, int(rng.integers(4)))
+            back_variant = int(rng.integers(4))
+            if face_up is not None:
+                up = bool(face_up[len(truths)])
+            raster = card_face(deck, card) if up else card_back(deck, back_variant)
             _blit_card(img, raster, quad)
             cv2.fillConvexPoly(idmap, quad.astype(np.int32), oid)
             truths.append((card, quad, up, seat, oid))
             oid += 1
         # occluders for this hand
+        if k == 0:
+            continue
         if hard and rng.random() < p_chip:
             for _ in range(int(rng.integers(1, 3))):
                 t = truths[-int(rng.integers(1, k + 1))]
@@ -637,7 +643,7 @@ def table_seat_centers(width: int = 1920, height: int = 1080, seats: int = 10) -
     return out
 
 
-def seat_zone(center: tuple[float, float], width: int = 1920, height: int = 1080, half: float = 150,
+def seat_zone(center: tuple[float, float], width: int = 1920, height: int = 1080, half: float = 118,
               ) -> list[list[int]]:
     """A square seat zone polygon round a seat centre, clipped to the frame."""
     x, y = center
@@ -650,7 +656,7 @@ def render_table(
     rng: np.random.Generator,
     decks: Sequence[DeckStyle],
     *,
-    variant_cards: int = 2,
+    variant_cards: int | Sequence[int] = 2,
     width: int = 1920,
     height: int = 1080,
     card_width: float = 72.0,
@@ -660,5 +666,6 @@ def render_table(
     """A 1920x1080 full-table view: one tabled hand per seat (ten seats), seat numbers 1..10."""
     centers = table_seat_centers(width, height)
     return render_scene(rng, decks, width=width, height=height, hand_centers=centers,
-                        seats=list(range(1, len(centers) + 1)), hand_sizes=[variant_cards] * len(centers),
+                        seats=list(range(1, len(centers) + 1)),
+                        hand_sizes=[variant_cards] * len(centers) if isinstance(variant_cards, int) else variant_cards,
                         card_width=card_width, hard=hard, perspective=0.01, **kw)
