@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import pathlib
 import shutil
 import subprocess
 from collections.abc import Sequence
@@ -60,6 +61,10 @@ class DeckStyle:
     """back colour, BGR."""
     border: bool = False
     """a thin printed frame line inside the card edge."""
+    images: str | None = None
+    """Folder (relative to the repository) of ready-made card images, ``<S><r>.png`` as in the
+    ``@letele/playing-cards`` package (``Sa.png``, ``H10.png``, ``Dq.png``, backs ``B1.png``);
+    fetched at training time by :mod:`vision.fetch_deck`, never at run time."""
 
 
 TRAIN_DECKS: tuple[DeckStyle, ...] = (
@@ -90,7 +95,32 @@ UNSEEN_DECKS: tuple[DeckStyle, ...] = (
 )
 """Decks never used in training: the unseen-deck test."""
 
-ALL_DECKS = TRAIN_DECKS + UNSEEN_DECKS
+LETELE = DeckStyle("letele", "", images="var/decks/letele")
+"""Adrian Kennard's SVG deck as packaged in npm ``@letele/playing-cards`` (CC0): a real deck
+design with pictured court cards, kept out of training as a second kind of unseen deck."""
+
+ALL_DECKS = TRAIN_DECKS + UNSEEN_DECKS + (LETELE,)
+
+_REPO = pathlib.Path(__file__).resolve().parents[1]
+
+
+def available(decks: Sequence[DeckStyle]) -> tuple[DeckStyle, ...]:
+    """The decks whose art is at hand (image decks must have been fetched)."""
+    return tuple(d for d in decks if d.images is None or (_REPO / d.images / "Sa.png").exists())
+
+
+def _image_card(deck: DeckStyle, name: str) -> np.ndarray:
+    import cv2
+
+    path = _REPO / str(deck.images) / f"{name}.png"
+    im = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if im is None:
+        raise FileNotFoundError(f"{path}: deck image missing (run python -m vision.fetch_deck)")
+    im = cv2.resize(im, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+    if im.shape[2] == 4:
+        a = im[..., 3:4].astype(np.float32) / 255.0
+        im = (im[..., :3].astype(np.float32) * a + 250.0 * (1 - a)).astype(np.uint8)
+    return np.ascontiguousarray(im[..., ::-1])
 
 
 def deck_by_name(name: str) -> DeckStyle:
@@ -233,6 +263,8 @@ _PIP_LAYOUT = {
 def card_face(deck: DeckStyle, card: str) -> np.ndarray:
     """The face of ``card`` (``"As"``) in ``deck`` as an RGB array ``CARD_H x CARD_W``."""
     rank, suit = card[0], card[1]
+    if deck.images:
+        return _image_card(deck, suit.upper() + ("10" if rank == "T" else rank.lower() if rank in "AKQJ" else rank))
     img = np.full((CARD_H, CARD_W, 3), 250, np.uint8)
     colour = _suit_colour(deck, suit)
     if deck.border:
@@ -298,6 +330,8 @@ def card_back(deck: DeckStyle, variant: int = 0) -> np.ndarray:
     """A card back (BGR-agnostic: RGB array) with a lattice pattern and a white margin."""
     import cv2
 
+    if deck.images:
+        return _image_card(deck, f"B{1 + variant % 2}")
     img = np.full((CARD_H, CARD_W, 3), 248, np.uint8)
     c = deck.back[::-1]  # stored BGR, raster is RGB
     m = 14 if variant % 2 == 0 else 4
