@@ -56,6 +56,8 @@ class Masks:
     """Face-up card stock (uint8 0/255)."""
     foreground: np.ndarray
     """Anything not felt (uint8 0/255)."""
+    raw: np.ndarray | None = None
+    """Bright unsaturated pixels before holes are filled (uint8 0/255): tells a back from a face."""
 
 
 def felt_stats(frame: np.ndarray) -> tuple[float, float, float]:
@@ -100,7 +102,7 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     dh = np.minimum(dh, 180 - dh)
     fg = ((dh > 12) | (s < s_thr) | (v < felt_v * 0.45)).astype(np.uint8) * 255
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    return Masks(white, fg)
+    return Masks(white, fg, raw)
 
 
 def _polygon(contour: np.ndarray, eps: float) -> np.ndarray:
@@ -287,30 +289,44 @@ def order_quad(quad: np.ndarray) -> list[list[float]]:
     return [[round(float(x), 1), round(float(y), 1)] for x, y in quad]
 
 
-def find_backs(foreground: np.ndarray, white: np.ndarray, card_width: float | None,
-               offset: tuple[int, int] = (0, 0)) -> list[np.ndarray]:
-    """Card-shaped regions that are not felt and mostly not card-white: card backs (4x2 quads)."""
+def find_backs(masks: Masks, card_width: float | None, offset: tuple[int, int] = (0, 0)) -> list[np.ndarray]:
+    """Card backs: card-stock regions (and not-felt regions) whose inside is mostly not white.
+
+    A back is a patterned field, perhaps in a white margin, so little of its inside is white where
+    a face is mostly white. Regions come from the split card mask (so overlapping backs count one
+    each; a partly hidden back counts when at least a quarter of it shows) and, for backs with no
+    white margin, from the not-felt mask. Returns 4x2 boxes in frame pixels.
+    """
     import cv2
 
-    contours, _ = cv2.findContours(foreground, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out = []
-    for c in contours:
-        area = cv2.contourArea(c)
-        if area < 200:
-            continue
-        rect = cv2.minAreaRect(c)
-        w, h = rect[1]
-        if min(w, h) <= 0:
-            continue
-        short, long_ = min(w, h), max(w, h)
-        if not 1.25 < long_ / short < 1.6 or area / (w * h) < 0.8:
-            continue
-        if card_width is not None and not 0.75 * card_width < short < 1.35 * card_width:
-            continue
-        m = np.zeros(foreground.shape, np.uint8)
-        cv2.drawContours(m, [c], -1, 255, -1)
-        inside = m > 0
-        if float((white[inside] > 0).mean()) < 0.4:
-            box = cv2.boxPoints(rect) + np.array(offset, np.float32)
-            out.append(box.astype(np.float32))
+    raw = masks.raw if masks.raw is not None else masks.white
+    area_card = card_width * card_width * ASPECT if card_width else None
+    out: list[np.ndarray] = []
+    centres: list[np.ndarray] = []
+    for mask in (masks.white, masks.foreground):
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for c in contours:
+            area = cv2.contourArea(c)
+            if area < 200:
+                continue
+            rect = cv2.minAreaRect(c)
+            w, h = rect[1]
+            if min(w, h) <= 0 or area / (w * h) < 0.7:
+                continue
+            if area_card is not None:
+                if not 0.25 * area_card < area < 1.4 * area_card:
+                    continue
+            elif not 1.25 < max(w, h) / min(w, h) < 1.6:
+                continue
+            x, y, bw, bh = cv2.boundingRect(c)
+            m = np.zeros((bh, bw), np.uint8)
+            cv2.drawContours(m, [c - np.array([x, y])], -1, 255, -1)
+            inside = m > 0
+            if float((raw[y : y + bh, x : x + bw][inside] > 0).mean()) >= 0.35:
+                continue
+            centre = np.array(rect[0]) + np.array(offset)
+            if any(np.linalg.norm(centre - q) < 0.3 * (card_width or min(w, h)) for q in centres):
+                continue
+            centres.append(centre)
+            out.append((cv2.boxPoints(rect) + np.array(offset, np.float32)).astype(np.float32))
     return out

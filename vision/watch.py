@@ -37,7 +37,7 @@ def zone_evidence(frame: np.ndarray, zone: SeatZone, recognizer: Recognizer,
         dets = recognizer.recognize(frame, roi)
     dets = [d for d in dets if zone.contains(*d.center)]
     width = card_width or detect.estimate_card_width(masks.white)
-    backs = detect.find_backs(masks.foreground, masks.white, width, (x, y))
+    backs = detect.find_backs(masks, width, (x, y))
     backs = [b for b in backs if zone.contains(*b.mean(axis=0))]
     unexplained = 0.0
     if width:
@@ -45,8 +45,8 @@ def zone_evidence(frame: np.ndarray, zone: SeatZone, recognizer: Recognizer,
         zmask = np.zeros((rh, rw), np.uint8)
         cv2.fillPoly(zmask, [poly.astype(np.int32)], 255)
         left = cv2.bitwise_and(masks.white, zmask)
-        for d in dets:
-            q = np.array(d.corners, np.float32) - np.array([x, y], np.float32)
+        for q in [np.array(d.corners, np.float32) for d in dets] + backs:
+            q = q - np.array([x, y], np.float32)
             cv2.fillConvexPoly(left, q.astype(np.int32), 0)
         left = cv2.erode(left, np.ones((5, 5), np.uint8))
         unexplained = float(np.count_nonzero(left)) / (width * width * detect.ASPECT)
