@@ -141,18 +141,29 @@ def combine(readings: Sequence[Reading], threshold: float) -> tuple[Card | None,
 
 
 def group_corners(corners: Sequence[detect.Corner], tol: float = 0.3) -> list[list[int]]:
-    """Group corner candidates that imply the same card (centres within ``tol`` card widths)."""
+    """Pair corner candidates that are the two index corners of one card.
+
+    A card has two index corners, top-left and bottom-right; their ``u`` vectors point opposite
+    ways and the card centres they imply coincide (within ``tol`` card widths). Two cards of a fan
+    imply nearby centres too, but with parallel ``u``, so they are never paired.
+    """
     groups: list[list[int]] = []
     centres = [c.center() for c in corners]
     for i, c in enumerate(corners):
+        best, best_d = None, tol * c.width
         for g in groups:
+            if len(g) != 1:
+                continue
             j = g[0]
-            if np.linalg.norm(centres[i] - centres[j]) < tol * c.width:
-                # the two index corners of a card face each other (u vectors opposite)
-                g.append(i)
-                break
-        else:
+            if float(np.dot(c.u, corners[j].u)) > -0.7:
+                continue
+            d = float(np.linalg.norm(centres[i] - centres[j]))
+            if d < best_d:
+                best, best_d = g, d
+        if best is None:
             groups.append([i])
+        else:
+            best.append(i)
     return groups
 
 
