@@ -127,8 +127,11 @@ def cmd_check(args) -> int:
     with src:
         for i, frame in src:
             # a still is the same picture however long it is watched: hold it for the stability count
-            repeats = cam.stable_frames if src.is_still else 1
-            for _ in range(repeats):
+            if src.is_still:
+                raw = watcher.judge(frame, frame_index=i)
+                for _ in range(cam.stable_frames):
+                    views = [watcher.stability.update(v) for v in raw]
+            else:
                 views = watcher.watch(frame, frame_index=i)
             last = (i, views)
             if args.every:

@@ -73,11 +73,16 @@ class TableWatcher:
     def watch(self, frame: np.ndarray, reader: Mapping[int, Iterable[Card]] | None = None,
               frame_index: int | None = None) -> list[SeatView]:
         """Verdicts for every zone in this frame (stability counted over calls)."""
+        views = self.judge(frame, reader, frame_index)
+        return [self.stability.update(v) for v in views]
+
+    def judge(self, frame: np.ndarray, reader: Mapping[int, Iterable[Card]] | None = None,
+              frame_index: int | None = None) -> list[SeatView]:
+        """Single-frame verdicts, before the stability filter."""
         idx = self.frame_index if frame_index is None else frame_index
         self.frame_index = idx + 1
-        views = judge_frame(self.evidence(frame), self.camera.cards_needed, self.threshold,
-                            frame=idx, reader=reader)
-        return [self.stability.update(v) for v in views]
+        return judge_frame(self.evidence(frame), self.camera.cards_needed, self.threshold,
+                           frame=idx, reader=reader)
 
 
 def detections_json(dets: Sequence[Detection]) -> list[dict]:
