@@ -135,7 +135,7 @@ def judge_seat(
         return view(False, Reason.UNSURE, f"{len(cards)} cards read, the hand has {needed}")
     if unsure:
         worst = min(unsure, key=lambda d: d.confidence)
-        return view(False, Reason.UNSURE, f"{worst.card} read at {worst.confidence:.2f}, below {threshold:.2f}")
+        return view(False, Reason.UNSURE, f"{worst.card} read at {worst.confidence:.3f}, below {threshold:.3f}")
     if unread:
         return view(False, Reason.COVERED if all(d.confidence < 0.5 for d in unread) else Reason.UNSURE,
                     f"{len(unread)} card(s) seen but not readable")
