@@ -1,1 +1,15 @@
-"""Overhead cameras: frame sources, card recognition, the per-seat identifiable verdict."""
+"""Overhead cameras: frame sources, card recognition, the per-seat identifiable verdict.
+
+The path of data: ``frame -> Detection -> SeatEvidence -> SeatView``.
+
+- :mod:`vision.sources`: ``open_source(spec)`` on a device index, video file, RTSP URL or stills.
+- :mod:`vision.config`: ``CameraConfig`` / ``SeatZone`` (pydantic), ``load_camera_config(path)``.
+- :mod:`vision.detect`: classical card finding and index-corner crops (OpenCV, no model).
+- :mod:`vision.recognize`: ``preprocess`` / ``OnnxRecognizer.infer`` / ``decode`` + ``combine``;
+  the ``Recognizer`` protocol; ``Detection``.
+- :mod:`vision.verdict`: ``judge_seat`` / ``judge_frame`` (pure), ``StabilityFilter``,
+  ``SeatView`` (frozen), ``Reason``.
+- :mod:`vision.watch`: ``TableWatcher(camera, recognizer).watch(frame) -> list[SeatView]``.
+- :mod:`vision.render`, :mod:`vision.demo`, :mod:`vision.train`: synthetic scenes, the demo
+  feed and the training script (Pillow / PyTorch needed only there).
+"""

@@ -1,0 +1,155 @@
+"""Vision benchmark: card-read accuracy on rendered scenes (seen and unseen decks), seat verdict
+safety on ten-seat table views, and per-frame latency on one core.
+
+    python bench/bench_vision.py --scenes 300 --tables 40 [--json var/bench.json]
+
+Scenes are rendered from seeds no training run uses (``default_rng([424242, i])``).
+
+Card reads:
+  right  = face-up cards with an index corner fully in view, read as the right card at or above the
+           threshold, over all such cards;
+  wrong  = reads at or above the threshold that are not the card lying there, per 1,000 such cards.
+Seats (ten-seat views, Hold'em):
+  identifiable = seats whose two cards are face up and readable that are declared identifiable;
+  wrong verdicts = seats declared identifiable with cards other than the truth (must be 0).
+Latency: TableWatcher.watch on a 1920x1080 frame, ten zones, one thread for OpenCV and onnxruntime.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import statistics
+import sys
+import time
+
+import numpy as np
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+
+def read_accuracy(rec, decks, n: int, seed: int = 424242) -> dict:
+    from vision import render
+
+    readable = right = wrong = reads = 0
+    wrong_examples = []
+    for i in range(n):
+        rng = np.random.default_rng([seed, i])
+        w, h = (800, 600) if i % 5 else (1200, 800)
+        scene = render.render_scene(rng, decks, width=w, height=h)
+        dets = rec.recognize(scene.image)
+        truths = scene.cards
+        centres = np.array([t.center for t in truths]) if truths else np.zeros((0, 2))
+        hit: set[int] = set()
+        for d in dets:
+            if d.card is None or d.confidence < rec.threshold:
+                continue
+            reads += 1
+            c = np.array(d.center)
+            dist = np.linalg.norm(centres - c, axis=1) if len(truths) else np.array([])
+            ok = False
+            for j in np.argsort(dist)[:3] if len(dist) else []:
+                if dist[j] < 0.45 * scene.card_width and truths[j].face_up and truths[j].card == str(d.card):
+                    ok = True
+                    hit.add(int(j))
+                    break
+            if not ok:
+                wrong += 1
+                if len(wrong_examples) < 10:
+                    j = int(np.argmin(dist)) if len(dist) else -1
+                    wrong_examples.append({"scene": i, "read": str(d.card), "conf": round(d.confidence, 4),
+                                           "nearest": truths[j].card if j >= 0 else None})
+        for j, t in enumerate(truths):
+            if t.readable:
+                readable += 1
+                right += j in hit
+    return {"scenes": n, "readable_cards": readable, "right": right, "right_pct": 100.0 * right / max(readable, 1),
+            "confident_reads": reads, "wrong": wrong, "wrong_per_1000_cards": 1000.0 * wrong / max(readable, 1),
+            "wrong_examples": wrong_examples}
+
+
+def seat_safety(rec, decks, n: int, seed: int = 515151) -> dict:
+    from vision import render
+    from vision.config import load_camera_config
+    from vision.watch import TableWatcher
+
+    cam = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"stable_frames": 1})
+    seats = eligible = identified = wrong = 0
+    for i in range(n):
+        rng = np.random.default_rng([seed, i])
+        scene = render.render_table(rng, decks)
+        watcher = TableWatcher(cam, rec)
+        views = watcher.watch(scene.image)
+        for v in views:
+            truth = [t for t in scene.cards if t.seat == v.seat]
+            seats += 1
+            good = all(t.readable for t in truth) and len(truth) == 2
+            eligible += good
+            if v.identifiable:
+                if sorted(map(str, v.cards)) != sorted(t.card for t in truth) or not all(t.face_up for t in truth):
+                    wrong += 1
+                elif good:
+                    identified += 1
+    return {"tables": n, "seats": seats, "seats_readable": eligible, "identified": identified,
+            "identified_pct": 100.0 * identified / max(eligible, 1), "wrong_identifiable": wrong}
+
+
+def latency(rec, repeats: int = 15) -> dict:
+    from vision import render
+    from vision.config import load_camera_config
+    from vision.watch import TableWatcher
+
+    cam = load_camera_config(REPO / "config" / "table.toml")
+    scene = render.render_table(np.random.default_rng(777), render.TRAIN_DECKS)
+    watcher = TableWatcher(cam, rec)
+    watcher.watch(scene.image)
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        watcher.watch(scene.image)
+        times.append((time.perf_counter() - t) * 1000)
+    full = []
+    for _ in range(max(3, repeats // 3)):
+        t = time.perf_counter()
+        rec.recognize(scene.image)
+        full.append((time.perf_counter() - t) * 1000)
+    return {"frame": "1920x1080, 10 seat zones", "watch_ms_median": round(statistics.median(times), 1),
+            "watch_ms_p90": round(sorted(times)[int(0.9 * (len(times) - 1))], 1),
+            "read_whole_frame_ms_median": round(statistics.median(full), 1)}
+
+
+def main(argv=None) -> int:
+    import cv2
+
+    from vision import render
+    from vision.recognize import DEFAULT_MODEL, OnnxRecognizer
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenes", type=int, default=300)
+    ap.add_argument("--tables", type=int, default=40)
+    ap.add_argument("--model", default=str(DEFAULT_MODEL))
+    ap.add_argument("--json")
+    ap.add_argument("--skip-latency", action="store_true")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    rec = OnnxRecognizer(args.model, threads=1)
+    out = {"date": time.strftime("%Y-%m-%d"), "model": pathlib.Path(args.model).name, "threshold": rec.threshold}
+    if not args.skip_latency:
+        out["latency"] = latency(rec)
+        print(json.dumps(out["latency"]), flush=True)
+    for name, decks in (("seen", render.TRAIN_DECKS), ("unseen", render.UNSEEN_DECKS)):
+        out[f"reads_{name}"] = read_accuracy(rec, decks, args.scenes)
+        print(name, json.dumps({k: v for k, v in out[f"reads_{name}"].items() if k != "wrong_examples"}), flush=True)
+        if args.tables:
+            out[f"seats_{name}"] = seat_safety(rec, decks, args.tables)
+            print(name, json.dumps(out[f"seats_{name}"]), flush=True)
+    if args.json:
+        pathlib.Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        pathlib.Path(args.json).write_text(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

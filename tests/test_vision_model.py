@@ -1,0 +1,153 @@
+"""The shipped ONNX model, run by onnxruntime on small seeded rendered scenes, and the CLI."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+from controller.cards import Card
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+MODEL = REPO / "models" / "card_index.onnx"
+
+
+@pytest.fixture(scope="module")
+def recognizer():
+    import cv2
+
+    from vision.recognize import OnnxRecognizer
+
+    cv2.setNumThreads(1)
+    return OnnxRecognizer(MODEL, threads=1)
+
+
+def test_model_file_is_small_and_self_describing(recognizer):
+    assert MODEL.stat().st_size < 10_000_000
+    assert recognizer.input_hw == (48, 28)
+    assert 0.5 < recognizer.threshold <= 1.0
+    out = recognizer.session.get_outputs()[0]
+    assert out.shape[1] == 53
+
+
+def test_reads_rendered_cards_without_wrong_reads(recognizer):
+    from vision import render
+
+    readable = right = wrong = 0
+    for i in range(4):
+        rng = np.random.default_rng([2024, i])
+        scene = render.render_scene(rng, render.TRAIN_DECKS, width=640, height=480, hard=False,
+                                    card_width=90, p_face_down=0.0)
+        dets = [d for d in recognizer.recognize(scene.image)
+                if d.card is not None and d.confidence >= recognizer.threshold]
+        for d in dets:
+            near = min(scene.cards, key=lambda t: np.hypot(t.center[0] - d.center[0], t.center[1] - d.center[1]))
+            wrong += near.card != str(d.card)
+        for t in scene.cards:
+            if t.readable:
+                readable += 1
+                right += any(str(d.card) == t.card for d in dets)
+    assert readable > 10
+    assert wrong == 0  # precision first: nothing read above the threshold is wrong
+    # Recall is the known weak point of the shipped model (see models/README.md): the corner
+    # finder misses many fanned cards. Guard only against a total regression here.
+    assert right >= 1
+
+
+def test_backs_and_felt_are_not_read(recognizer):
+    import cv2
+
+    from vision import render
+
+    frame = np.zeros((400, 400, 3), np.uint8)
+    frame[:] = (35, 105, 30)
+    assert recognizer.recognize(frame) == []
+    back = cv2.resize(render.card_back(render.TRAIN_DECKS[0])[..., ::-1], (90, 126))
+    frame[100:226, 150:240] = back
+    assert all(d.card is None or d.confidence < recognizer.threshold for d in recognizer.recognize(frame))
+
+
+def test_table_view_verdicts(recognizer):
+    from vision import render
+    from vision.config import load_camera_config
+    from vision.verdict import Reason
+    from vision.watch import TableWatcher
+
+    cam = load_camera_config(REPO / "config" / "table.toml")
+    sizes = [2, 2, 2, 0, 2, 2, 2, 2, 2, 2]
+    flags = []
+    for s in range(1, 11):
+        flags += [True] * sizes[s - 1]
+    flags[2] = False  # seat 2, first card face down
+    scene = render.render_table(np.random.default_rng(11), render.TRAIN_DECKS[:1], variant_cards=sizes,
+                                hard=False, face_up=flags)
+    watcher = TableWatcher(cam, recognizer)
+    for _ in range(cam.stable_frames):
+        views = {v.seat: v for v in watcher.watch(scene.image)}
+    truth = {s: sorted(t.card for t in scene.cards if t.seat == s) for s in range(1, 11)}
+    assert views[4].reason is Reason.MISSING and not views[4].identifiable
+    assert not views[2].identifiable and views[2].reason in (Reason.FACE_DOWN, Reason.MISSING, Reason.COVERED)
+    ok = [s for s, v in views.items() if v.identifiable]
+    for s in ok:  # precision: anything called identifiable is exactly right
+        assert sorted(map(str, views[s].cards)) == truth[s]
+
+
+def _render_table_png(tmp_path) -> pathlib.Path:
+    import cv2
+
+    from vision import render
+
+    scene = render.render_table(np.random.default_rng(5), render.TRAIN_DECKS[:2], hard=False)
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), scene.image)
+    return path
+
+
+def test_cli_read_json(tmp_path, capsys):
+    from controller.cli import main
+
+    img = _render_table_png(tmp_path)
+    assert main(["vision", "read", str(img), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert isinstance(out, list) and len(out) >= 10
+    for d in out:
+        assert set(d) == {"card", "confidence", "corners"}
+        assert d["card"] is None or Card.parse(d["card"])
+        assert 0.0 <= d["confidence"] <= 1.0
+        assert len(d["corners"]) == 4 and all(len(p) == 2 for p in d["corners"])
+
+
+def test_cli_check_json(tmp_path, capsys):
+    from controller.cli import main
+
+    img = _render_table_png(tmp_path)
+    assert main(["vision", "check", str(img), "--config", str(REPO / "config" / "table.toml"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [s["seat"] for s in out["seats"]] == list(range(1, 11))
+    for s in out["seats"]:
+        assert isinstance(s["identifiable"], bool)
+        assert s["reason"] in {"ok", "missing", "face_down", "covered", "unsure", "duplicate", "mismatch"}
+        assert (s["reason"] == "ok") == s["identifiable"]
+
+
+def test_cli_check_bad_config(tmp_path, capsys):
+    from controller.cli import main
+
+    bad = tmp_path / "t.toml"
+    bad.write_text("[camera]\nsource = 3\n")
+    assert main(["vision", "check", "x.png", "--config", str(bad)]) == 2
+    assert "camera.source" in capsys.readouterr().err
+
+
+def test_cli_calibrate(tmp_path, capsys):
+    import cv2
+
+    from controller.cli import main
+
+    img = _render_table_png(tmp_path)
+    out = tmp_path / "zones.png"
+    assert main(["vision", "calibrate", str(img), "--config", str(REPO / "config" / "table.toml"),
+                 "--out", str(out)]) == 0
+    assert cv2.imread(str(out)).shape == (1080, 1920, 3)

@@ -1,0 +1,117 @@
+"""Pure stages on fixed arrays: crop geometry, preprocess, decode, combine, grouping, config."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from controller.cards import Card
+from vision import detect
+from vision.config import CameraConfig, ConfigError, SeatZone, load_camera_config
+from vision.recognize import NOT_INDEX, Reading, assemble, combine, decode, preprocess
+
+
+def test_preprocess_standardises_each_crop():
+    a = np.zeros((2, detect.CROP_H, detect.CROP_W), np.uint8)
+    a[0, :, :14] = 200
+    a[1] = 90
+    t = preprocess(a)
+    assert t.shape == (2, 1, detect.CROP_H, detect.CROP_W) and t.dtype == np.float32
+    assert abs(float(t[0].mean())) < 1e-5
+    assert np.allclose(t[1], 0.0)  # a flat crop carries no information
+    # brightness and gain do not matter
+    assert np.allclose(preprocess(a[:1] // 2 + 20), preprocess(a[:1]), atol=0.2)
+    assert preprocess([]).shape == (0, 1, detect.CROP_H, detect.CROP_W)
+
+
+def test_decode_maps_classes_to_cards():
+    p = np.full((3, 53), 1e-4, np.float32)
+    p[0, Card.parse("2c").index] = 0.98
+    p[1, Card.parse("As").index] = 0.7
+    p[2, NOT_INDEX] = 0.99
+    r = decode(p)
+    assert [str(x.card) for x in r] == ["2c", "As", "None"]
+    assert r[0].confidence == pytest.approx(0.98, abs=1e-6)
+
+
+def test_combine_agree_disagree_single():
+    As, Kd = Card.parse("As"), Card.parse("Kd")
+    card, conf, n = combine([Reading(As, 0.96), Reading(As, 0.96)], 0.95)
+    assert card == As and n == 2 and conf > 0.96
+    assert combine([Reading(As, 0.99), Reading(Kd, 0.99)], 0.95)[0] is None
+    assert combine([Reading(As, 0.97), Reading(None, 0.99)], 0.95) == (As, 0.97, 1)
+    assert combine([Reading(None, 0.99)], 0.95)[0] is None
+
+
+def corner(x, y, angle_deg, w=80.0):
+    a = math.radians(angle_deg)
+    return detect.Corner((x, y), (math.cos(a), math.sin(a)), (-math.sin(a), math.cos(a)), w)
+
+
+def test_corner_quad_and_grouping():
+    tl = corner(100, 100, 0)
+    q = tl.card_quad()
+    assert np.allclose(q[2], [180, 100 + 80 * detect.ASPECT])
+    br = detect.Corner(tuple(q[2]), (-1.0, 0.0), (0.0, -1.0), 80.0)  # the opposite index corner
+    other = corner(400, 100, 0)
+    dets = assemble([tl, br, other], [Reading(Card.parse("Qh"), 0.99), Reading(Card.parse("Qh"), 0.98),
+                                      Reading(None, 0.99)], 0.95)
+    assert len(dets) == 1  # the lone non-index corner is not a card
+    assert dets[0].card == Card.parse("Qh") and dets[0].indices_read == 2
+
+
+def test_crop_matrix_maps_crop_onto_index_region():
+    c = corner(50, 60, 90, w=100)
+    m = detect.crop_matrix(c)
+    # the crop's top-left pixel centre lies just outside the card corner, along -u and -v
+    x, y = m @ np.array([0.0, 0.0, 1.0]) - 0.5 * (m[:, 0] + m[:, 1])
+    assert x == pytest.approx(50 + 0.015 * 100 * detect.ASPECT, abs=1e-6)  # -v is +x at 90 degrees
+    assert y == pytest.approx(60 - 0.02 * 100, abs=1e-6)
+
+
+def test_find_corners_on_a_drawn_card():
+    import cv2
+
+    frame = np.zeros((300, 300, 3), np.uint8)
+    frame[:] = (30, 110, 30)  # green felt
+    box = cv2.boxPoints(((150, 150), (90, 126), 20)).astype(np.int32)
+    cv2.fillConvexPoly(frame, box, (245, 245, 245))
+    corners = detect.find_corners(frame)
+    assert len(corners) == 2  # the two index corners (top-left and bottom-right), not the others
+    for c in corners:
+        assert c.width == pytest.approx(90, rel=0.08)
+        assert np.linalg.norm(c.center() - [150, 150]) < 8
+    crop = detect.crop_corner(frame, corners[0])
+    assert crop.shape == (detect.CROP_H, detect.CROP_W) and crop.dtype == np.uint8
+
+
+def test_zone_contains_and_bounds():
+    z = SeatZone(seat=3, polygon=[[10, 10], [110, 10], [110, 60], [10, 60]])
+    assert z.contains(50, 30) and not z.contains(5, 30) and not z.contains(50, 70)
+    assert z.bounds(100, 100) == (10, 10, 90, 51)
+
+
+def test_camera_config_from_toml(tmp_path):
+    f = tmp_path / "table.toml"
+    f.write_text('[game]\nvariant = "omaha"\n[camera]\nsource = "0"\n'
+                 '[[camera.zones]]\nseat = 1\npolygon = [[0,0],[10,0],[10,10]]\n')
+    cam = load_camera_config(f)
+    assert isinstance(cam, CameraConfig) and cam.cards_needed == 4 and cam.zones[0].seat == 1
+    f.write_text('[camera]\nsource = "0"\n[[camera.zones]]\nseat = 11\npolygon = [[0,0],[10,0],[10,10]]\n')
+    with pytest.raises(ConfigError, match=r"camera\.zones\.0\.seat"):
+        load_camera_config(f)
+    f.write_text('[camera]\nsource = "0"\nvariant = "canasta"\n')
+    with pytest.raises(ConfigError, match="variant"):
+        load_camera_config(f)
+    f.write_text('[table]\nseats = 9\n')
+    with pytest.raises(ConfigError, match="no \\[camera\\]"):
+        load_camera_config(f)
+
+
+def test_example_table_file_is_valid():
+    import pathlib
+
+    cam = load_camera_config(pathlib.Path(__file__).resolve().parents[1] / "config" / "table.toml")
+    assert sorted(z.seat for z in cam.zones) == list(range(1, 11))

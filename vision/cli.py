@@ -1,0 +1,221 @@
+"""``cardroom vision ...``: read cards in an image, check seats, draw zones, render scenes.
+
+    cardroom vision read IMAGE [--json]
+    cardroom vision check IMAGE|VIDEO|DEVICE|URL --config config/table.toml [--json] [--frames N]
+    cardroom vision calibrate IMAGE --config config/table.toml [--out zones.png]
+    cardroom vision render OUT_DIR [--count N] [--seed S] [--unseen]
+    cardroom vision demo-feed OUT.mp4 [--hands 3] [--fps 2]
+
+OpenCV and onnxruntime are imported inside the commands, so ``cardroom --help`` stays light.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import sys
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("vision", help="overhead cameras: read cards, check seats, calibrate zones")
+    sub = p.add_subparsers(dest="vision_command", metavar="VISION_COMMAND")
+    sub.required = True
+
+    r = sub.add_parser("read", help="every card found in an image")
+    r.add_argument("image")
+    r.add_argument("--json", action="store_true", help="print JSON (default: one line per card)")
+    _model_args(r)
+    r.set_defaults(func=cmd_read)
+
+    c = sub.add_parser("check", help="per-seat verdict for an image, video, device or stream")
+    c.add_argument("source", help="image, folder of images, video file, device index or rtsp:// URL")
+    c.add_argument("--config", default="config/table.toml", help="table file with a [camera] section")
+    c.add_argument("--json", action="store_true")
+    c.add_argument("--frames", type=int, default=0, help="stop after N frames (0: all)")
+    c.add_argument("--every", action="store_true", help="print verdicts for every frame, not only the last")
+    c.add_argument("--variant", help="override the variant (holdem, omaha, stud, ...)")
+    _model_args(c)
+    c.set_defaults(func=cmd_check)
+
+    k = sub.add_parser("calibrate", help="draw the seat zones over a still, for an installer to check")
+    k.add_argument("image")
+    k.add_argument("--config", default="config/table.toml")
+    k.add_argument("--out", default="zones.png")
+    k.add_argument("--read", action="store_true", help="also draw the cards read")
+    k.set_defaults(func=cmd_calibrate)
+
+    g = sub.add_parser("render", help="write labelled synthetic table scenes (PNG + JSON)")
+    g.add_argument("out")
+    g.add_argument("--count", type=int, default=10)
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--unseen", action="store_true", help="use the decks kept out of training")
+    g.add_argument("--table", action="store_true", help="1920x1080 ten-seat views instead of close-ups")
+    g.set_defaults(func=cmd_render)
+
+    d = sub.add_parser("demo-feed", help="render the demo camera feed (video of several showdowns)")
+    d.add_argument("out", nargs="?", default="var/demo_feed.mp4")
+    d.add_argument("--hands", type=int, default=3)
+    d.add_argument("--fps", type=float, default=2.0)
+    d.add_argument("--seed", type=int, default=7)
+    d.set_defaults(func=cmd_demo_feed)
+
+
+def _model_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", help="ONNX model (default: models/card_index.onnx or the config's)")
+    p.add_argument("--threshold", type=float, help="confidence a read must reach")
+    p.add_argument("--card-width", type=float, help="card width in pixels (default: estimated)")
+
+
+def _recognizer(args, model: str | None = None, threshold=None, card_width=None):
+    from vision.recognize import DEFAULT_MODEL, OnnxRecognizer
+
+    return OnnxRecognizer(args.model or model or DEFAULT_MODEL,
+                          threshold=args.threshold if args.threshold is not None else threshold,
+                          card_width=args.card_width if args.card_width is not None else card_width)
+
+
+def _fail(msg: str) -> int:
+    print(f"cardroom vision: {msg}", file=sys.stderr)
+    return 2
+
+
+def cmd_read(args) -> int:
+    import cv2
+
+    frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
+    if frame is None:
+        return _fail(f"{args.image}: not a readable image")
+    rec = _recognizer(args)
+    dets = rec.recognize(frame)
+    if args.json:
+        print(json.dumps([d.to_json() for d in dets]))
+    else:
+        for d in dets:
+            j = d.to_json()
+            print(f"{j['card'] or '??':3} {j['confidence']:.3f} at {j['corners'][0]}")
+    return 0
+
+
+def cmd_check(args) -> int:
+    import hashlib
+
+    from vision.config import ConfigError, load_camera_config, resolve
+    from vision.sources import SourceError, open_source
+    from vision.watch import TableWatcher
+
+    cfg_path = pathlib.Path(args.config)
+    try:
+        cam = load_camera_config(cfg_path)
+        if args.variant:
+            cam = cam.model_copy(update={"variant": args.variant})
+            type(cam).model_validate(cam.model_dump())
+    except (ConfigError, ValueError) as exc:
+        return _fail(str(exc))
+    model = resolve(cfg_path, cam.model)
+    if cam.model_sha256 and not args.model:
+        digest = hashlib.sha256(pathlib.Path(model).read_bytes()).hexdigest()
+        if digest != cam.model_sha256:
+            return _fail(f"{model}: SHA-256 {digest} does not match camera.model_sha256 in {cfg_path}")
+    rec = _recognizer(args, model, cam.threshold, cam.card_width)
+    watcher = TableWatcher(cam, rec, args.threshold)
+    try:
+        src = open_source(args.source)
+    except SourceError as exc:
+        return _fail(str(exc))
+    last = None
+    with src:
+        for i, frame in src:
+            # a still is the same picture however long it is watched: hold it for the stability count
+            if src.is_still:
+                raw = watcher.judge(frame, frame_index=i)
+                for _ in range(cam.stable_frames):
+                    views = [watcher.stability.update(v) for v in raw]
+            else:
+                views = watcher.watch(frame, frame_index=i)
+            last = (i, views)
+            if args.every:
+                _print_views(args, i, views)
+            if args.frames and i + 1 >= args.frames:
+                break
+    if last is None:
+        return _fail(f"{args.source}: no frames")
+    if not args.every:
+        _print_views(args, *last)
+    return 0
+
+
+def _print_views(args, frame_index, views) -> None:
+    if args.json:
+        print(json.dumps({"frame": frame_index, "seats": [v.to_json() for v in views]}))
+    else:
+        for v in views:
+            state = "IDENTIFIABLE" if v.identifiable else f"not identifiable ({v.reason})"
+            cards = " ".join(map(str, v.cards)) or "-"
+            print(f"frame {frame_index} seat {v.seat:2}: {cards:22} {state}: {v.detail}")
+
+
+def cmd_calibrate(args) -> int:
+    import cv2
+    import numpy as np
+
+    from vision.config import ConfigError, load_camera_config
+
+    try:
+        cam = load_camera_config(args.config)
+    except ConfigError as exc:
+        return _fail(str(exc))
+    frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
+    if frame is None:
+        return _fail(f"{args.image}: not a readable image")
+    out = frame.copy()
+    for z in cam.zones:
+        pts = np.array(z.polygon, np.int32)
+        cv2.polylines(out, [pts], True, (0, 255, 255), 3)
+        x, y = pts.min(axis=0)
+        cv2.putText(out, f"seat {z.seat}", (int(x) + 6, int(y) + 28), cv2.FONT_HERSHEY_SIMPLEX, 0.9,
+                    (0, 255, 255), 2, cv2.LINE_AA)
+    if args.read:
+        rec = _recognizer(argparse.Namespace(model=None, threshold=None, card_width=None),
+                          None, cam.threshold, cam.card_width)
+        for d in rec.recognize(frame):
+            q = np.array(d.corners, np.int32)
+            colour = (0, 200, 0) if d.card is not None and d.confidence >= rec.threshold else (0, 0, 255)
+            cv2.polylines(out, [q], True, colour, 2)
+            cv2.putText(out, str(d.card or "?"), (int(q[0][0]), int(q[0][1]) - 4), cv2.FONT_HERSHEY_SIMPLEX,
+                        0.7, colour, 2, cv2.LINE_AA)
+    if not cv2.imwrite(args.out, out):
+        return _fail(f"{args.out}: cannot write")
+    print(f"wrote {args.out}: {len(cam.zones)} zones")
+    return 0
+
+
+def cmd_render(args) -> int:
+    import cv2
+    import numpy as np
+
+    from vision import render
+
+    out = pathlib.Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    decks = render.UNSEEN_DECKS if args.unseen else render.TRAIN_DECKS
+    for i in range(args.count):
+        rng = np.random.default_rng([args.seed, i])
+        scene = render.render_table(rng, decks) if args.table else render.render_scene(rng, decks)
+        name = f"scene_{args.seed}_{i:04d}"
+        cv2.imwrite(str(out / f"{name}.png"), scene.image)
+        labels = {"card_width": scene.card_width, "cards": [
+            {"card": c.card, "face_up": c.face_up, "seat": c.seat, "deck": c.deck,
+             "corners": [list(p) for p in c.corners], "index_visible": list(c.index_visible),
+             "readable": c.readable} for c in scene.cards]}
+        (out / f"{name}.json").write_text(json.dumps(labels, indent=1))
+    print(f"wrote {args.count} scenes to {out}")
+    return 0
+
+
+def cmd_demo_feed(args) -> int:
+    from vision.demo import write_demo_feed
+
+    path = write_demo_feed(pathlib.Path(args.out), hands=args.hands, fps=args.fps, seed=args.seed)
+    print(f"wrote {path}")
+    return 0

@@ -1,0 +1,332 @@
+"""Classical card finding: white card regions on felt, their corners, and index-corner crops.
+
+Stage 1 of the recogniser (:mod:`vision.recognize`). Pure numpy/OpenCV, no model.
+
+A face-up card is a bright, unsaturated region on a saturated felt. Overlapping cards are split along
+the edges the upper card draws on the lower one (its outline and shadow). Every convex, roughly right
+angled corner of a region's outline is a *corner candidate*: a point and two unit vectors along the
+outline. Of the two directions, the one turning counter-clockwise (in image coordinates) to the
+other is taken as the card's short side, which makes each candidate an *index* corner exactly when
+it is a card's top-left or bottom-right corner, as printed indices are. The classifier refuses the
+rest (a top-right corner, a point where one card's edge crosses another, a chip).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+
+ASPECT = 88.0 / 63.0
+CROP_W, CROP_H = 28, 48
+"""Size of an index-corner crop fed to the classifier (width, height)."""
+
+# The crop covers this part of the card, in card units from the corner (fraction of width/height).
+from vision.render import INDEX_X0, INDEX_X1, INDEX_Y0, INDEX_Y1  # noqa: E402
+
+
+@dataclasses.dataclass(frozen=True)
+class Corner:
+    """A candidate index corner of a card."""
+
+    point: tuple[float, float]
+    """The corner, image pixels."""
+    u: tuple[float, float]
+    """Unit vector along the card's short side (the index's 'right')."""
+    v: tuple[float, float]
+    """Unit vector along the card's long side (the index's 'down')."""
+    width: float
+    """Card width in pixels used for the crop."""
+
+    def card_quad(self) -> np.ndarray:
+        """The card this corner implies, 4x2: this corner first, then round the card."""
+        p = np.array(self.point)
+        u = np.array(self.u) * self.width
+        v = np.array(self.v) * self.width * ASPECT
+        return np.array([p, p + u, p + u + v, p + v], np.float32)
+
+    def center(self) -> np.ndarray:
+        return self.card_quad().mean(axis=0)
+
+
+@dataclasses.dataclass(frozen=True)
+class Masks:
+    white: np.ndarray
+    """Face-up card stock (uint8 0/255)."""
+    foreground: np.ndarray
+    """Anything not felt (uint8 0/255)."""
+    raw: np.ndarray | None = None
+    """Bright unsaturated pixels before holes are filled (uint8 0/255): tells a back from a face."""
+
+
+def felt_stats(frame: np.ndarray) -> tuple[float, float, float]:
+    """Median (hue, saturation, value) of a BGR frame, sampled: the felt, when it dominates."""
+    import cv2
+
+    hsv = cv2.cvtColor(np.ascontiguousarray(frame[::8, ::8]), cv2.COLOR_BGR2HSV)
+    return (float(np.median(hsv[..., 0])), float(np.median(hsv[..., 1])), float(np.median(hsv[..., 2])))
+
+
+def card_masks(frame: np.ndarray, card_width: float | None = None,
+               felt: tuple[float, float, float] | None = None) -> Masks:
+    """Masks of card-white and of not-felt pixels in a BGR frame.
+
+    Card stock is bright and unsaturated against the felt. Holes (pips, indices) are filled, then
+    long straight edges inside the white area (where one card lies on another and shades it) are
+    cut out so overlapping cards fall apart into separate regions.
+    """
+    import cv2
+
+    hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
+    s = hsv[..., 1]
+    v = hsv[..., 2]
+    felt_h, felt_s, felt_v = felt if felt is not None else felt_stats(frame)
+    s_thr = max(35.0, min(90.0, felt_s * 0.45))
+    v_thr = max(70.0, min(200.0, felt_v * 1.15 + 10))
+    raw = ((s < s_thr) & (v > v_thr)).astype(np.uint8) * 255
+    raw = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(raw, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    white = np.zeros_like(raw)
+    cv2.drawContours(white, contours, -1, 255, -1)
+    edges = cv2.Canny(v, 40, 110)
+    edges[white == 0] = 0
+    min_len = 0.4 * card_width if card_width else 24
+    lines = cv2.HoughLinesP(edges, 1, np.pi / 180, threshold=int(min_len * 0.6), minLineLength=min_len,
+                            maxLineGap=2)
+    if lines is not None:
+        for x0, y0, x1, y1 in lines.reshape(-1, 4):
+            cv2.line(white, (int(x0), int(y0)), (int(x1), int(y1)), 0, 2)
+    white = cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    dh = np.abs(hsv[..., 0].astype(np.int16) - int(felt_h))
+    dh = np.minimum(dh, 180 - dh)
+    fg = ((dh > 12) | (s < s_thr) | (v < felt_v * 0.45)).astype(np.uint8) * 255
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return Masks(white, fg, raw)
+
+
+def _polygon(contour: np.ndarray, eps: float) -> np.ndarray:
+    import cv2
+
+    return cv2.approxPolyDP(contour, eps, True).reshape(-1, 2).astype(np.float64)
+
+
+def _merge_short_edges(poly: np.ndarray, min_len: float) -> np.ndarray:
+    """Replace each edge shorter than ``min_len`` (a rounded card corner) by its neighbours' crossing."""
+    changed = True
+    pts = [p for p in poly]
+    while changed and len(pts) > 3:
+        changed = False
+        n = len(pts)
+        for i in range(n):
+            a, b = pts[i], pts[(i + 1) % n]
+            if np.linalg.norm(b - a) < min_len:
+                p0, p3 = pts[(i - 1) % n], pts[(i + 2) % n]
+                x = _intersect(p0, a, b, p3)
+                if x is None:
+                    continue
+                if np.linalg.norm(x - (a + b) / 2) > 2 * min_len:
+                    continue
+                j = (i + 1) % n
+                pts[i] = x
+                del pts[j]
+                changed = True
+                break
+    return np.array(pts)
+
+
+def _intersect(p0, p1, q0, q1):
+    d1 = p1 - p0
+    d2 = q1 - q0
+    den = d1[0] * d2[1] - d1[1] * d2[0]
+    if abs(den) < 1e-9:
+        return None
+    t = ((q0[0] - p0[0]) * d2[1] - (q0[1] - p0[1]) * d2[0]) / den
+    return p0 + t * d1
+
+
+def estimate_card_width(white: np.ndarray, min_area: float = 800.0) -> float | None:
+    """Median width of regions that look like one whole card; ``None`` when there is none."""
+    import cv2
+
+    contours, _ = cv2.findContours(white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    widths = []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < min_area:
+            continue
+        (_, _), (w, h), _ = cv2.minAreaRect(c)
+        if w * h <= 0:
+            continue
+        short, long_ = min(w, h), max(w, h)
+        if 1.28 < long_ / short < 1.52 and area / (w * h) > 0.88:
+            widths.append(short)
+    if not widths:
+        return None
+    return float(np.median(widths))
+
+
+def find_corners(
+    frame: np.ndarray,
+    card_width: float | None = None,
+    roi: tuple[int, int, int, int] | None = None,
+    masks: Masks | None = None,
+    felt: tuple[float, float, float] | None = None,
+) -> list[Corner]:
+    """Candidate index corners of face-up cards in a BGR frame.
+
+    :param card_width: expected card width in pixels; estimated from whole cards when ``None``.
+    :param roi: ``(x, y, w, h)`` to search in (corners are still in frame pixels).
+    :param masks: masks of the (cropped) frame, when the caller already has them.
+    :param felt: felt statistics from :func:`felt_stats` on the whole frame.
+    """
+    import cv2
+
+    ox = oy = 0
+    if roi is not None:
+        x, y, w, h = roi
+        frame = frame[y : y + h, x : x + w]
+        ox, oy = x, y
+    if masks is None:
+        masks = card_masks(frame, card_width, felt)
+    white = masks.white
+    if card_width is None:
+        card_width = estimate_card_width(white)
+    contours, _ = cv2.findContours(white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out: list[Corner] = []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if card_width is not None and area < 0.06 * card_width**2 * ASPECT:
+            continue
+        if card_width is None and area < 300:
+            continue
+        W = card_width
+        if W is None:  # no whole card to learn the scale from: only trust a card-shaped region
+            (_, _), (w, h), _ = cv2.minAreaRect(c)
+            if min(w, h) <= 0 or not 1.25 < max(w, h) / min(w, h) < 1.55:
+                continue
+            W = min(w, h)
+        poly = _polygon(c, max(1.5, 0.035 * W))
+        poly = _merge_short_edges(poly, 0.16 * W)
+        n = len(poly)
+        if n < 3:
+            continue
+        # orientation: make the polygon counter-clockwise in image coordinates (y down -> area sign)
+        signed = 0.5 * np.sum(poly[:, 0] * np.roll(poly[:, 1], -1) - np.roll(poly[:, 0], -1) * poly[:, 1])
+        for i in range(n):
+            p = poly[i]
+            a = poly[(i - 1) % n] - p
+            b = poly[(i + 1) % n] - p
+            la, lb = np.linalg.norm(a), np.linalg.norm(b)
+            if la < 0.22 * W or lb < 0.22 * W:
+                continue
+            a /= la
+            b /= lb
+            cos = float(a @ b)
+            if abs(cos) > 0.34:  # not roughly a right angle
+                continue
+            cross = a[0] * b[1] - a[1] * b[0]
+            # convex vertex: for a polygon with positive signed area (clockwise on screen) the turn
+            # from incoming to outgoing edge has a fixed sign.
+            if cross * signed > 0:
+                continue
+            # short side u, long side v with cross(u, v) > 0
+            u, v = (a, b) if cross > 0 else (b, a)
+            lu = la if cross > 0 else lb
+            if lu > 1.18 * W:  # the side along u is a long side: not an index corner
+                continue
+            out.append(Corner((float(p[0] + ox), float(p[1] + oy)), (float(u[0]), float(u[1])),
+                              (float(v[0]), float(v[1])), float(W)))
+    return out
+
+
+def crop_matrix(corner: Corner, jitter: tuple[float, float, float, float] = (0, 0, 0, 0)) -> np.ndarray:
+    """2x3 affine map from crop pixels to frame pixels for ``corner``'s index region.
+
+    ``jitter`` = (dx, dy in card widths, scale factor - 1, rotation radians), for training only.
+    """
+    W = corner.width * (1 + jitter[2])
+    H = W * ASPECT
+    u = np.array(corner.u)
+    v = np.array(corner.v)
+    if jitter[3]:
+        c, s = math.cos(jitter[3]), math.sin(jitter[3])
+        u = np.array([c * u[0] - s * u[1], s * u[0] + c * u[1]])
+        v = np.array([c * v[0] - s * v[1], s * v[0] + c * v[1]])
+    p = np.array(corner.point) + jitter[0] * corner.width * u + jitter[1] * corner.width * v
+    sx = (INDEX_X1 - INDEX_X0) * W / CROP_W
+    sy = (INDEX_Y1 - INDEX_Y0) * H / CROP_H
+    origin = p + INDEX_X0 * W * u + INDEX_Y0 * H * v
+    # frame = origin + x * sx * u + y * sy * v, sample at pixel centres
+    return np.array([[sx * u[0], sy * v[0], origin[0] + 0.5 * (sx * u[0] + sy * v[0])],
+                     [sx * u[1], sy * v[1], origin[1] + 0.5 * (sx * u[1] + sy * v[1])]], np.float64)
+
+
+def crop_corner(frame: np.ndarray, corner: Corner, jitter=(0, 0, 0, 0)) -> np.ndarray:
+    """The index region of ``corner`` as an upright ``CROP_H x CROP_W`` grayscale crop."""
+    import cv2
+
+    gray = frame if frame.ndim == 2 else None
+    scale = (INDEX_X1 - INDEX_X0) * corner.width / CROP_W
+    f = int(min(8, math.ceil(scale))) if scale > 1.5 else 1
+    m = crop_matrix(corner, jitter)
+    if f > 1:  # sample finely, then average down, so large cards are not aliased
+        m = m.copy()
+        m[:, :2] /= f
+        m[:, 2] -= 0.5 * (m[:, 0] + m[:, 1]) * (f - 1)
+        big = cv2.warpAffine(frame, m, (CROP_W * f, CROP_H * f), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                             borderMode=cv2.BORDER_REPLICATE)
+        crop = cv2.resize(big, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
+    else:
+        crop = cv2.warpAffine(frame, m, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_REPLICATE)
+    if gray is None:
+        crop = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    return crop
+
+
+def order_quad(quad: np.ndarray) -> list[list[float]]:
+    return [[round(float(x), 1), round(float(y), 1)] for x, y in quad]
+
+
+def find_backs(masks: Masks, card_width: float | None, offset: tuple[int, int] = (0, 0)) -> list[np.ndarray]:
+    """Card backs: card-stock regions (and not-felt regions) whose inside is mostly not white.
+
+    A back is a patterned field, perhaps in a white margin, so little of its inside is white where
+    a face is mostly white. Regions come from the split card mask (so overlapping backs count one
+    each; a partly hidden back counts when at least a quarter of it shows) and, for backs with no
+    white margin, from the not-felt mask. Returns 4x2 boxes in frame pixels.
+    """
+    import cv2
+
+    raw = masks.raw if masks.raw is not None else masks.white
+    area_card = card_width * card_width * ASPECT if card_width else None
+    out: list[np.ndarray] = []
+    centres: list[np.ndarray] = []
+    for mask in (masks.white, masks.foreground):
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for c in contours:
+            area = cv2.contourArea(c)
+            if area < 200:
+                continue
+            rect = cv2.minAreaRect(c)
+            w, h = rect[1]
+            if min(w, h) <= 0 or area / (w * h) < 0.7:
+                continue
+            if area_card is not None:
+                if not 0.25 * area_card < area < 1.4 * area_card:
+                    continue
+            elif not 1.25 < max(w, h) / min(w, h) < 1.6:
+                continue
+            x, y, bw, bh = cv2.boundingRect(c)
+            m = np.zeros((bh, bw), np.uint8)
+            cv2.drawContours(m, [c - np.array([x, y])], -1, 255, -1)
+            inside = m > 0
+            if float((raw[y : y + bh, x : x + bw][inside] > 0).mean()) >= 0.35:
+                continue
+            centre = np.array(rect[0]) + np.array(offset)
+            if any(np.linalg.norm(centre - q) < 0.3 * (card_width or min(w, h)) for q in centres):
+                continue
+            centres.append(centre)
+            out.append((cv2.boxPoints(rect) + np.array(offset, np.float32)).astype(np.float32))
+    return out

@@ -1,0 +1,233 @@
+"""Card recognition in three stages: find and crop (classical), classify (ONNX), decode (pure).
+
+``preprocess`` turns index-corner crops into the model's input tensor; ``decode`` turns the model's
+class probabilities into readings, and :func:`combine` merges the corners of one card. Both are pure
+numpy and tested on fixed arrays. :class:`OnnxRecognizer` runs the three stages on a frame; anything
+with a ``recognize(frame, roi=None)`` method returning :class:`Detection` values satisfies the
+:class:`Recognizer` protocol, so tests can use canned detections.
+
+Classes: 0..51 are cards in :attr:`controller.cards.Card.index` order; 52 is "not a readable index"
+(a card back, a covered or blurred corner, a chip, a finger, a corner that is not an index corner).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+
+from controller.cards import Card
+from vision import detect
+
+NOT_INDEX = 52
+N_CLASSES = 53
+DEFAULT_MODEL = pathlib.Path(__file__).resolve().parents[1] / "models" / "card_index.onnx"
+DEFAULT_THRESHOLD = 0.97
+
+
+@dataclasses.dataclass(frozen=True)
+class Reading:
+    """The classifier's verdict on one index corner."""
+
+    card: Card | None
+    """``None`` when the corner is not a readable index."""
+    confidence: float
+    """Probability of ``card`` (or of "not an index" when ``card`` is ``None``)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Detection:
+    """One card found in a frame."""
+
+    card: Card | None
+    """The card, or ``None`` when it is there but unreadable (corners disagree, unsure, covered)."""
+    confidence: float
+    """0..1; for ``card=None`` the best single-corner probability seen."""
+    corners: tuple[tuple[float, float], ...]
+    """Four corners of the card in frame pixels, starting at the read index corner."""
+    indices_read: int = 0
+    """How many index corners were read as ``card`` (1 or 2)."""
+    face_up: bool = True
+    """``False`` for a card back."""
+
+    def to_json(self) -> dict:
+        return {
+            "card": None if self.card is None else str(self.card),
+            "confidence": round(float(self.confidence), 4),
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+        }
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return (sum(p[0] for p in self.corners) / 4, sum(p[1] for p in self.corners) / 4)
+
+
+class Recognizer(Protocol):
+    """Anything that finds cards in a BGR frame."""
+
+    def recognize(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None = None
+                  ) -> list[Detection]: ...
+
+
+# ---------------------------------------------------------------------------------------------
+# Pure stages
+# ---------------------------------------------------------------------------------------------
+
+
+def preprocess(crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+    """Stack grayscale ``CROP_H x CROP_W`` uint8 crops into a float32 ``N x 1 x H x W`` tensor.
+
+    Each crop is standardised on its own (zero mean, unit contrast), so light level and camera gain
+    do not matter.
+
+    >>> preprocess([np.full((48, 28), 200, np.uint8)]).shape
+    (1, 1, 48, 28)
+    """
+    arr = np.asarray(crops, dtype=np.float32)
+    if arr.ndim == 2:
+        arr = arr[None]
+    if arr.size == 0:
+        return np.zeros((0, 1, detect.CROP_H, detect.CROP_W), np.float32)
+    mean = arr.mean(axis=(1, 2), keepdims=True)
+    std = arr.std(axis=(1, 2), keepdims=True)
+    return ((arr - mean) / (std + 8.0))[:, None].astype(np.float32)
+
+
+def decode(probs: np.ndarray) -> list[Reading]:
+    """Turn ``N x 53`` class probabilities into one :class:`Reading` per corner.
+
+    >>> p = np.zeros((2, 53), np.float32); p[0, 51] = 0.99; p[1, 52] = 0.9
+    >>> [(str(r.card), round(r.confidence, 2)) for r in decode(p)]
+    [('As', 0.99), ('None', 0.9)]
+    """
+    probs = np.asarray(probs, dtype=np.float64)
+    out = []
+    for row in probs:
+        k = int(row.argmax())
+        out.append(Reading(None if k == NOT_INDEX else Card.from_index(k), float(row[k])))
+    return out
+
+
+def combine(readings: Sequence[Reading], threshold: float) -> tuple[Card | None, float, int]:
+    """Merge the readings of one card's index corners: ``(card, confidence, corners_read)``.
+
+    Corners that read as an index must agree; any disagreement makes the card unreadable. A card
+    read on one corner only keeps that corner's confidence; read on two, the lower of the two
+    confidences is raised toward 1 (both had to be wrong in the same way).
+
+    >>> from controller.cards import Card
+    >>> As, Ks = Card.parse("As"), Card.parse("Ks")
+    >>> combine([Reading(As, 0.99), Reading(As, 0.98)], 0.9)[0]
+    Card.parse('As')
+    >>> combine([Reading(As, 0.99), Reading(Ks, 0.95)], 0.9)[0] is None
+    True
+    """
+    cards = [r for r in readings if r.card is not None and r.confidence >= 0.5]
+    if not cards:
+        best = max((r.confidence for r in readings if r.card is not None), default=0.0)
+        return None, best, 0
+    distinct = {r.card for r in cards}
+    if len(distinct) > 1:
+        return None, max(r.confidence for r in cards), 0
+    card = cards[0].card
+    confs = sorted((r.confidence for r in cards), reverse=True)
+    if len(confs) == 1:
+        return card, confs[0], 1
+    conf = 1.0 - (1.0 - confs[0]) * (1.0 - confs[1]) ** 0.5
+    return card, min(conf, 1.0), len(confs)
+
+
+def group_corners(corners: Sequence[detect.Corner], tol: float = 0.3) -> list[list[int]]:
+    """Pair corner candidates that are the two index corners of one card.
+
+    A card has two index corners, top-left and bottom-right; their ``u`` vectors point opposite
+    ways and the card centres they imply coincide (within ``tol`` card widths). Two cards of a fan
+    imply nearby centres too, but with parallel ``u``, so they are never paired.
+    """
+    groups: list[list[int]] = []
+    centres = [c.center() for c in corners]
+    for i, c in enumerate(corners):
+        best, best_d = None, tol * c.width
+        for g in groups:
+            if len(g) != 1:
+                continue
+            j = g[0]
+            if float(np.dot(c.u, corners[j].u)) > -0.7:
+                continue
+            d = float(np.linalg.norm(centres[i] - centres[j]))
+            if d < best_d:
+                best, best_d = g, d
+        if best is None:
+            groups.append([i])
+        else:
+            best.append(i)
+    return groups
+
+
+# ---------------------------------------------------------------------------------------------
+# The ONNX recogniser
+# ---------------------------------------------------------------------------------------------
+
+
+class OnnxRecognizer:
+    """Find and read cards with classical OpenCV plus the shipped ONNX index classifier."""
+
+    def __init__(self, model_path: str | pathlib.Path = DEFAULT_MODEL, threshold: float | None = None,
+                 card_width: float | None = None, threads: int = 1) -> None:
+        import onnxruntime as ort
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(str(model_path), opts, providers=["CPUExecutionProvider"])
+        inp = self.session.get_inputs()[0]
+        self.input_name = inp.name
+        self.input_hw = (int(inp.shape[2]), int(inp.shape[3]))
+        if self.input_hw != (detect.CROP_H, detect.CROP_W):
+            raise ValueError(f"{model_path}: model input {self.input_hw} does not match crops "
+                             f"{(detect.CROP_H, detect.CROP_W)}")
+        meta = self.session.get_modelmeta().custom_metadata_map
+        self.threshold = float(threshold if threshold is not None else meta.get("threshold", DEFAULT_THRESHOLD))
+        self.card_width = card_width
+
+    def infer(self, tensor: np.ndarray) -> np.ndarray:
+        if len(tensor) == 0:
+            return np.zeros((0, N_CLASSES), np.float32)
+        return self.session.run(None, {self.input_name: tensor})[0]
+
+    def read_corners(self, frame: np.ndarray, corners: Sequence[detect.Corner]) -> list[Reading]:
+        crops = [detect.crop_corner(frame, c) for c in corners]
+        return decode(self.infer(preprocess(crops)))
+
+    def recognize(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None = None) -> list[Detection]:
+        """Every card found in ``frame`` (or in ``roi`` = ``(x, y, w, h)`` of it)."""
+        return self.recognize_masks(frame, roi)
+
+    def recognize_masks(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None = None,
+                        masks: detect.Masks | None = None,
+                        felt: tuple[float, float, float] | None = None) -> list[Detection]:
+        """:meth:`recognize`, reusing masks the caller already computed for ``roi``."""
+        corners = detect.find_corners(frame, self.card_width, roi, masks, felt)
+        readings = self.read_corners(frame, corners)
+        return assemble(corners, readings, self.threshold)
+
+
+def assemble(corners: Sequence[detect.Corner], readings: Sequence[Reading], threshold: float) -> list[Detection]:
+    """Group corner readings into cards. Groups with no corner that looks like an index are dropped
+    (they are not index corners at all); a group with index-like but unreadable corners is kept as an
+    unreadable card."""
+    out = []
+    for g in group_corners(corners):
+        rs = [readings[i] for i in g]
+        card, conf, n = combine(rs, threshold)
+        if card is None and all(r.card is None for r in rs):
+            continue
+        if card is None and conf < 0.5:
+            continue
+        lead = next((i for i in g if readings[i].card == card), g[0])
+        quad = corners[lead].card_quad()
+        out.append(Detection(card, conf, tuple((float(x), float(y)) for x, y in quad), n))
+    return out

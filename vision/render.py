@@ -1,0 +1,705 @@
+"""Synthetic overhead table scenes, labelled, for training, tests, benchmarks and the demo feed.
+
+Everything here is deterministic from a seed. Card art is drawn procedurally: each :class:`DeckStyle`
+names a font (resolved with ``fc-match`` at render time, so no path of any machine is stored), a pip
+drawing, a colour scheme and an index layout. Decks in :data:`TRAIN_DECKS` are used for training;
+decks in :data:`UNSEEN_DECKS` never are, and serve as the unseen-deck test.
+
+Rendering needs Pillow (to draw text with TrueType/OpenType fonts); it is a training/demo-time
+dependency, never needed to *read* cards.
+
+A scene is a :class:`Scene`: the BGR image and one :class:`CardTruth` per card with its four corners
+in image pixels (in the card's own order: top-left, top-right, bottom-right, bottom-left of the
+upright card), whether it is face up, and how much of each index corner is visible.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+import pathlib
+import shutil
+import subprocess
+from collections.abc import Sequence
+
+import numpy as np
+
+from controller.cards import FULL_DECK, Card
+
+CARD_W, CARD_H = 240, 336  # canonical card raster (63 x 88 mm)
+ASPECT = CARD_H / CARD_W
+
+# Index corner region in card units (fraction of width, fraction of height), measured from the
+# card corner. Shared with the recogniser's crop so truth and crops talk about the same area.
+INDEX_X0, INDEX_X1 = -0.02, 0.27
+INDEX_Y0, INDEX_Y1 = -0.015, 0.34
+
+_SUIT_GLYPH = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
+_RANK_TEXT = {"T": "10"}
+
+
+@dataclasses.dataclass(frozen=True)
+class DeckStyle:
+    """How one procedural deck looks."""
+
+    name: str
+    font: str
+    """fontconfig pattern for rank characters, e.g. ``"DejaVu Sans:bold"``."""
+    pips: str = "poly"
+    """``"poly"`` (drawn shapes, shaped by ``pip_shape``) or ``"glyph:<fontconfig pattern>"``."""
+    pip_shape: tuple[float, float, float] = (0.25, 0.33, 0.12)
+    """heart/club lobe radius, diamond half-width, stem half-width (unit pip box)."""
+    four_colour: bool = False
+    index_scale: float = 1.0
+    """1.0 is a standard index; larger is a 'jumbo' index."""
+    index_x: float = 0.10
+    ten_text: str = "10"
+    condensed: float = 1.0
+    """horizontal squeeze of rank text (``"10"`` in narrow decks)."""
+    back: tuple[int, int, int] = (40, 40, 160)
+    """back colour, BGR."""
+    border: bool = False
+    """a thin printed frame line inside the card edge."""
+    images: str | None = None
+    """Folder (relative to the repository) of ready-made card images, ``<S><r>.png`` as in the
+    ``@letele/playing-cards`` package (``Sa.png``, ``H10.png``, ``Dq.png``, backs ``B1.png``);
+    fetched at training time by :mod:`vision.fetch_deck`, never at run time."""
+
+
+TRAIN_DECKS: tuple[DeckStyle, ...] = (
+    DeckStyle("dejavu-sans", "DejaVu Sans:bold", "glyph:DejaVu Sans", back=(40, 40, 170)),
+    DeckStyle("dejavu-serif", "DejaVu Serif:bold", "poly", (0.26, 0.32, 0.10), back=(150, 60, 20)),
+    DeckStyle("liberation-sans", "Liberation Sans:bold", "poly", (0.24, 0.36, 0.13), four_colour=True,
+              back=(30, 30, 30)),
+    DeckStyle("liberation-serif", "Liberation Serif:bold", "glyph:FreeSerif", index_scale=1.1,
+              back=(30, 90, 30)),
+    DeckStyle("freesans", "FreeSans:bold", "poly", (0.27, 0.30, 0.09), index_scale=1.35, index_x=0.12,
+              condensed=0.8, back=(140, 30, 90)),
+    DeckStyle("freeserif", "FreeSerif:bold", "glyph:DejaVu Sans", border=True, back=(30, 30, 150)),
+    DeckStyle("nimbus-roman", "Nimbus Roman:bold", "poly", (0.25, 0.34, 0.11), back=(160, 80, 40)),
+    DeckStyle("nimbus-narrow", "Nimbus Sans Narrow:bold", "poly", (0.23, 0.35, 0.12), four_colour=True,
+              index_scale=1.25, back=(60, 60, 60)),
+    DeckStyle("noto-sans", "Noto Sans:bold", "glyph:FreeSerif", index_scale=0.9, back=(20, 20, 120)),
+    DeckStyle("c059", "C059:bold", "poly", (0.26, 0.31, 0.10), border=True, back=(120, 40, 20)),
+    DeckStyle("bookman", "URW Bookman:light", "poly", (0.24, 0.33, 0.11), ten_text="10", back=(40, 100, 100)),
+    DeckStyle("dejavu-mono", "DejaVu Sans Mono:bold", "poly", (0.25, 0.35, 0.12), index_scale=1.15,
+              four_colour=True, back=(90, 20, 20)),
+)
+"""Decks the model is trained on."""
+
+UNSEEN_DECKS: tuple[DeckStyle, ...] = (
+    DeckStyle("urw-gothic", "URW Gothic:demi", "poly", (0.28, 0.29, 0.08), back=(50, 50, 140)),
+    DeckStyle("p052", "P052:bold", "glyph:Noto Sans Symbols2", index_scale=1.05, border=True,
+              back=(140, 70, 30)),
+)
+"""Decks never used in training: the unseen-deck test."""
+
+LETELE = DeckStyle("letele", "", images="var/decks/letele")
+"""Adrian Kennard's SVG deck as packaged in npm ``@letele/playing-cards`` (CC0): a real deck
+design with pictured court cards, kept out of training as a second kind of unseen deck."""
+
+ALL_DECKS = TRAIN_DECKS + UNSEEN_DECKS + (LETELE,)
+
+_REPO = pathlib.Path(__file__).resolve().parents[1]
+
+
+def available(decks: Sequence[DeckStyle]) -> tuple[DeckStyle, ...]:
+    """The decks whose art is at hand (image decks must have been fetched)."""
+    return tuple(d for d in decks if d.images is None or (_REPO / d.images / "Sa.png").exists())
+
+
+def _image_card(deck: DeckStyle, name: str) -> np.ndarray:
+    import cv2
+
+    path = _REPO / str(deck.images) / f"{name}.png"
+    im = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if im is None:
+        raise FileNotFoundError(f"{path}: deck image missing (run python -m vision.fetch_deck)")
+    im = cv2.resize(im, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+    if im.shape[2] == 4:
+        a = im[..., 3:4].astype(np.float32) / 255.0
+        im = (im[..., :3].astype(np.float32) * a + 250.0 * (1 - a)).astype(np.uint8)
+    return np.ascontiguousarray(im[..., ::-1])
+
+
+def deck_by_name(name: str) -> DeckStyle:
+    for d in ALL_DECKS:
+        if d.name == name:
+            return d
+    raise KeyError(f"unknown deck {name!r}: expected one of {[d.name for d in ALL_DECKS]}")
+
+
+# --------------------------------------------------------------------------------------------
+# Card art
+# --------------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=64)
+def _font_file(pattern: str) -> str | None:
+    if shutil.which("fc-match") is None:
+        return None
+    try:
+        out = subprocess.run(["fc-match", "-f", "%{file}", pattern], capture_output=True, text=True,
+                             timeout=10, check=False).stdout.strip()
+    except OSError:
+        return None
+    return out or None
+
+
+@functools.lru_cache(maxsize=256)
+def _font(pattern: str, size: int):  # -> PIL.ImageFont
+    from PIL import ImageFont
+
+    path = _font_file(pattern)
+    if path:
+        try:
+            return ImageFont.truetype(path, size)
+        except OSError:
+            pass
+    return ImageFont.load_default(size)
+
+
+def _suit_colour(deck: DeckStyle, suit: str) -> tuple[int, int, int]:
+    """RGB colour of a suit in this deck."""
+    if deck.four_colour:
+        return {"s": (20, 20, 20), "h": (200, 20, 30), "d": (20, 60, 200), "c": (20, 130, 40)}[suit]
+    return (200, 20, 30) if suit in "hd" else (20, 20, 20)
+
+
+def _pip(deck: DeckStyle, suit: str, size: int) -> np.ndarray:
+    """A suit pip as an RGBA array of ``size x size`` pixels."""
+    from PIL import Image, ImageDraw
+
+    colour = _suit_colour(deck, suit)
+    big = size * 4
+    img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    if deck.pips.startswith("glyph:"):
+        font = _font(deck.pips[6:], int(big * 1.0))
+        glyph = _SUIT_GLYPH[suit]
+        box = d.textbbox((0, 0), glyph, font=font)
+        w, h = box[2] - box[0], box[3] - box[1]
+        s = big / max(w, h, 1)
+        tmp = Image.new("RGBA", (box[2] + 4, box[3] + 4), (0, 0, 0, 0))
+        ImageDraw.Draw(tmp).text((0, 0), glyph, font=font, fill=colour + (255,))
+        tmp = tmp.crop(box).resize((max(1, int(w * s)), max(1, int(h * s))))
+        img.paste(tmp, ((big - tmp.width) // 2, (big - tmp.height) // 2), tmp)
+    else:
+        r, dw, stem = deck.pip_shape
+        B = big
+
+        def circ(cx, cy, rr):
+            d.ellipse([(cx - rr) * B, (cy - rr) * B, (cx + rr) * B, (cy + rr) * B], fill=colour)
+
+        def poly(pts):
+            d.polygon([(x * B, y * B) for x, y in pts], fill=colour)
+
+        if suit == "h":
+            circ(0.5 - r, 0.3, r)
+            circ(0.5 + r, 0.3, r)
+            poly([(0.5 - 2 * r + 0.01, 0.36), (0.5 + 2 * r - 0.01, 0.36), (0.5, 0.95)])
+        elif suit == "s":
+            circ(0.5 - r, 0.58, r)
+            circ(0.5 + r, 0.58, r)
+            poly([(0.5 - 2 * r + 0.01, 0.52), (0.5 + 2 * r - 0.01, 0.52), (0.5, 0.03)])
+            poly([(0.5, 0.6), (0.5 - stem - 0.08, 0.97), (0.5 + stem + 0.08, 0.97)])
+        elif suit == "d":
+            poly([(0.5, 0.02), (0.5 + dw, 0.5), (0.5, 0.98), (0.5 - dw, 0.5)])
+        else:
+            rr = r * 0.9
+            circ(0.5, 0.06 + rr, rr)
+            circ(0.5 - rr - 0.02, 0.6, rr)
+            circ(0.5 + rr + 0.02, 0.6, rr)
+            poly([(0.5, 0.45), (0.5 - stem - 0.06, 0.97), (0.5 + stem + 0.06, 0.97)])
+            circ(0.5, 0.55, rr * 0.5)
+    return np.asarray(img.resize((size, size), Image.LANCZOS))
+
+
+def _paste(dst: np.ndarray, src: np.ndarray, x: int, y: int) -> None:
+    """Alpha-paste RGBA ``src`` onto RGB ``dst`` at (x, y), clipped."""
+    h, w = src.shape[:2]
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, dst.shape[1]), min(y + h, dst.shape[0])
+    if x0 >= x1 or y0 >= y1:
+        return
+    s = src[y0 - y : y1 - y, x0 - x : x1 - x]
+    a = s[..., 3:4].astype(np.float32) / 255.0
+    region = dst[y0:y1, x0:x1].astype(np.float32)
+    dst[y0:y1, x0:x1] = (region * (1 - a) + s[..., :3].astype(np.float32) * a).astype(np.uint8)
+
+
+def _text_patch(deck: DeckStyle, text: str, height: int, colour) -> np.ndarray:
+    """Rank text as a tight RGBA patch ``height`` pixels tall."""
+    from PIL import Image, ImageDraw
+
+    font = _font(deck.font, max(8, int(height * 1.5)))
+    probe = Image.new("RGBA", (10, 10))
+    box = ImageDraw.Draw(probe).textbbox((0, 0), text, font=font)
+    img = Image.new("RGBA", (box[2] + 8, box[3] + 8), (0, 0, 0, 0))
+    ImageDraw.Draw(img).text((0, 0), text, font=font, fill=tuple(colour) + (255,))
+    img = img.crop(box)
+    s = height / max(img.height, 1)
+    img = img.resize((max(1, int(img.width * s * deck.condensed)), height), Image.LANCZOS)
+    return np.asarray(img)
+
+
+_PIP_LAYOUT = {
+    1: [(0.5, 0.5)],
+    2: [(0.5, 0.2), (0.5, 0.8)],
+    3: [(0.5, 0.2), (0.5, 0.5), (0.5, 0.8)],
+    4: [(0.3, 0.2), (0.7, 0.2), (0.3, 0.8), (0.7, 0.8)],
+    5: [(0.3, 0.2), (0.7, 0.2), (0.5, 0.5), (0.3, 0.8), (0.7, 0.8)],
+    6: [(0.3, 0.2), (0.7, 0.2), (0.3, 0.5), (0.7, 0.5), (0.3, 0.8), (0.7, 0.8)],
+    7: [(0.3, 0.2), (0.7, 0.2), (0.5, 0.35), (0.3, 0.5), (0.7, 0.5), (0.3, 0.8), (0.7, 0.8)],
+    8: [(0.3, 0.2), (0.7, 0.2), (0.5, 0.35), (0.3, 0.5), (0.7, 0.5), (0.5, 0.65), (0.3, 0.8), (0.7, 0.8)],
+    9: [(0.3, 0.2), (0.7, 0.2), (0.3, 0.4), (0.7, 0.4), (0.5, 0.5), (0.3, 0.6), (0.7, 0.6), (0.3, 0.8),
+        (0.7, 0.8)],
+    10: [(0.3, 0.2), (0.7, 0.2), (0.5, 0.3), (0.3, 0.4), (0.7, 0.4), (0.3, 0.6), (0.7, 0.6), (0.5, 0.7),
+         (0.3, 0.8), (0.7, 0.8)],
+}
+
+
+@functools.lru_cache(maxsize=1024)
+def card_face(deck: DeckStyle, card: str) -> np.ndarray:
+    """The face of ``card`` (``"As"``) in ``deck`` as an RGB array ``CARD_H x CARD_W``."""
+    rank, suit = card[0], card[1]
+    if deck.images:
+        return _image_card(deck, suit.upper() + ("10" if rank == "T" else rank.lower() if rank in "AKQJ" else rank))
+    img = np.full((CARD_H, CARD_W, 3), 250, np.uint8)
+    colour = _suit_colour(deck, suit)
+    if deck.border:
+        import cv2
+
+        cv2.rectangle(img, (10, 10), (CARD_W - 11, CARD_H - 11), colour, 2)
+    # centre art
+    n = "A23456789T".find(rank) + 1
+    if n >= 1:
+        psize = 70 if n == 1 else 40
+        for px, py in _PIP_LAYOUT[n]:
+            p = _pip(deck, suit, psize)
+            if py > 0.55:
+                p = p[::-1, ::-1]
+            cx = int(CARD_W * (0.24 + 0.52 * px))
+            cy = int(CARD_H * (0.14 + 0.72 * py))
+            _paste(img, p, cx - psize // 2, cy - psize // 2)
+    else:  # court card: a framed panel with a big letter and pips
+        import cv2
+
+        x0, y0, x1, y1 = int(CARD_W * 0.24), int(CARD_H * 0.14), int(CARD_W * 0.76), int(CARD_H * 0.86)
+        panel = (235, 215, 150) if rank == "K" else (200, 220, 240) if rank == "Q" else (220, 235, 210)
+        cv2.rectangle(img, (x0, y0), (x1, y1), panel, -1)
+        cv2.rectangle(img, (x0, y0), (x1, y1), colour, 2)
+        letter = _text_patch(deck, rank, int(CARD_H * 0.22), colour)
+        _paste(img, letter, (CARD_W - letter.shape[1]) // 2, int(CARD_H * 0.3))
+        _paste(img, letter[::-1, ::-1], (CARD_W - letter.shape[1]) // 2, int(CARD_H * 0.7) - letter.shape[0])
+        p = _pip(deck, suit, 34)
+        _paste(img, p, x0 + 6, y0 + 6)
+        _paste(img, p[::-1, ::-1], x1 - 40, y1 - 40)
+    # indices: top-left, and the same rotated 180 degrees at bottom-right
+    s = deck.index_scale
+    rh = int(CARD_H * 0.105 * s)
+    text = deck.ten_text if rank == "T" else rank
+    rp = _text_patch(deck, text, rh, colour)
+    if rp.shape[1] > CARD_W * 0.2 * s:  # keep "10" inside the index column
+        from PIL import Image
+
+        rp = np.asarray(Image.fromarray(rp).resize((int(CARD_W * 0.2 * s), rh), Image.LANCZOS))
+    ps = int(CARD_H * 0.085 * s)
+    pp = _pip(deck, suit, ps)
+    cx = int(CARD_W * deck.index_x * (1 + (s - 1) * 0.5))
+    y = int(CARD_H * 0.035)
+    tl = np.zeros((CARD_H, CARD_W, 4), np.uint8)
+    _paste_rgba(tl, rp, cx - rp.shape[1] // 2, y)
+    _paste_rgba(tl, pp, cx - ps // 2, y + rh + int(CARD_H * 0.012))
+    _paste(img, tl, 0, 0)
+    _paste(img, tl[::-1, ::-1], 0, 0)
+    return img
+
+
+def _paste_rgba(dst: np.ndarray, src: np.ndarray, x: int, y: int) -> None:
+    h, w = src.shape[:2]
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, dst.shape[1]), min(y + h, dst.shape[0])
+    if x0 < x1 and y0 < y1:
+        s = src[y0 - y : y1 - y, x0 - x : x1 - x]
+        m = s[..., 3] > dst[y0:y1, x0:x1, 3]
+        dst[y0:y1, x0:x1][m] = s[m]
+
+
+@functools.lru_cache(maxsize=64)
+def card_back(deck: DeckStyle, variant: int = 0) -> np.ndarray:
+    """A card back (BGR-agnostic: RGB array) with a lattice pattern and a white margin."""
+    import cv2
+
+    if deck.images:
+        return _image_card(deck, f"B{1 + variant % 2}")
+    img = np.full((CARD_H, CARD_W, 3), 248, np.uint8)
+    c = deck.back[::-1]  # stored BGR, raster is RGB
+    m = 14 if variant % 2 == 0 else 4
+    cv2.rectangle(img, (m, m), (CARD_W - m, CARD_H - m), c, -1)
+    light = tuple(int(min(255, v + 90)) for v in c)
+    step = 16 + 4 * (variant % 3)
+    for k in range(-CARD_H, CARD_W + CARD_H, step):
+        cv2.line(img, (m + k, m), (m + k + CARD_H, m + CARD_H), light, 2)
+        cv2.line(img, (m + k, m), (m + k - CARD_H, m + CARD_H), light, 2)
+    img[:m, :] = 248
+    img[-m:, :] = 248
+    img[:, :m] = 248
+    img[:, -m:] = 248
+    return img
+
+
+# --------------------------------------------------------------------------------------------
+# Scenes
+# --------------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class CardTruth:
+    """Ground truth for one card in a rendered scene."""
+
+    card: str
+    corners: tuple[tuple[float, float], ...]
+    """Image pixels: top-left, top-right, bottom-right, bottom-left of the upright card."""
+    face_up: bool
+    seat: int | None
+    deck: str
+    index_visible: tuple[float, float]
+    """Fraction of the top-left and the bottom-right index region left uncovered (0..1)."""
+
+    @property
+    def readable(self) -> bool:
+        """Face up with at least one index corner fully in view."""
+        return self.face_up and max(self.index_visible) >= 0.98
+
+    @property
+    def center(self) -> tuple[float, float]:
+        xs = [p[0] for p in self.corners]
+        ys = [p[1] for p in self.corners]
+        return (sum(xs) / 4, sum(ys) / 4)
+
+
+@dataclasses.dataclass(frozen=True)
+class Scene:
+    image: np.ndarray
+    """BGR uint8."""
+    cards: tuple[CardTruth, ...]
+    card_width: float
+    """Approximate card width in pixels."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SceneSpec:
+    """What to put in a scene; :func:`random_spec` draws one."""
+
+    width: int = 1920
+    height: int = 1080
+    hands: tuple[tuple[tuple[float, float], float, tuple[str, ...], tuple[bool, ...]], ...] = ()
+    """Per hand: centre (x, y) in pixels, direction in degrees, cards, face-up flags."""
+    seats: tuple[int | None, ...] = ()
+    card_width: float = 70.0
+    felt: tuple[int, int, int] = (40, 110, 30)
+    """felt colour, BGR."""
+
+
+def _card_quad(center, angle_deg, w) -> np.ndarray:
+    h = w * ASPECT
+    a = math.radians(angle_deg)
+    ux, uy = math.cos(a), math.sin(a)
+    vx, vy = -uy, ux
+    cx, cy = center
+    pts = []
+    for sx, sy in ((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)):
+        pts.append((cx + sx * w * ux + sy * h * vx, cy + sx * w * uy + sy * h * vy))
+    return np.array(pts, np.float32)
+
+
+def _index_polygon(quad: np.ndarray, which: int) -> np.ndarray:
+    """Index region polygon of card ``quad`` at corner 0 (top-left) or 2 (bottom-right)."""
+    p = quad[which]
+    if which == 0:
+        u, v = quad[1] - quad[0], quad[3] - quad[0]
+    else:
+        u, v = quad[3] - quad[2], quad[1] - quad[2]
+    pts = [p + x * u + y * v for x, y in ((0.01, 0.01), (INDEX_X1 - 0.03, 0.01), (INDEX_X1 - 0.03, INDEX_Y1 - 0.03),
+                                          (0.01, INDEX_Y1 - 0.03))]
+    return np.array(pts, np.float32)
+
+
+def _draw_chip(img, idmap, oid, center, r, rng):
+    import cv2
+
+    colours = [(30, 30, 200), (200, 60, 30), (30, 30, 30), (40, 160, 40), (200, 200, 200), (30, 140, 220)]
+    c = colours[rng.integers(len(colours))]
+    ci = (int(center[0]), int(center[1]))
+    cv2.circle(img, (ci[0] + 3, ci[1] + 4), int(r), (20, 40, 15), -1, cv2.LINE_AA)
+    cv2.circle(img, ci, int(r), c, -1, cv2.LINE_AA)
+    for k in range(6):
+        a = k * math.pi / 3 + rng.uniform(0, 1)
+        p = (int(ci[0] + 0.8 * r * math.cos(a)), int(ci[1] + 0.8 * r * math.sin(a)))
+        cv2.circle(img, p, max(1, int(r * 0.15)), (235, 235, 235), -1, cv2.LINE_AA)
+    cv2.circle(img, ci, int(r * 0.55), tuple(min(255, v + 40) for v in c), 2, cv2.LINE_AA)
+    cv2.circle(idmap, ci, int(r), oid, -1)
+
+
+def _draw_finger(img, idmap, oid, start, angle, length, width, rng):
+    import cv2
+
+    skin = [(140, 170, 220), (90, 120, 170), (60, 80, 120), (170, 190, 230)][rng.integers(4)]
+    a = math.radians(angle)
+    end = (start[0] + length * math.cos(a), start[1] + length * math.sin(a))
+    p0 = (int(start[0]), int(start[1]))
+    p1 = (int(end[0]), int(end[1]))
+    cv2.line(img, (p0[0] + 3, p0[1] + 4), (p1[0] + 3, p1[1] + 4), (20, 40, 15), int(width), cv2.LINE_AA)
+    cv2.line(img, p0, p1, skin, int(width), cv2.LINE_AA)
+    cv2.circle(img, p0, int(width / 2), skin, -1, cv2.LINE_AA)
+    nail = (int(start[0] + 0.25 * width * math.cos(a)), int(start[1] + 0.25 * width * math.sin(a)))
+    cv2.circle(img, nail, int(width * 0.3), tuple(min(255, v + 40) for v in skin), -1, cv2.LINE_AA)
+    cv2.line(idmap, p0, p1, oid, int(width))
+    cv2.circle(idmap, p0, int(width / 2), oid, -1)
+
+
+def _blit_card(img, raster_rgb, quad, shadow=True):
+    """Warp a card raster into ``img`` (BGR) onto ``quad`` with rounded corners and a soft shadow."""
+    import cv2
+
+    x0 = int(max(0, math.floor(quad[:, 0].min()) - 6))
+    y0 = int(max(0, math.floor(quad[:, 1].min()) - 6))
+    x1 = int(min(img.shape[1], math.ceil(quad[:, 0].max()) + 8))
+    y1 = int(min(img.shape[0], math.ceil(quad[:, 1].max()) + 8))
+    if x1 <= x0 or y1 <= y0:
+        return
+    roi = img[y0:y1, x0:x1]
+    src = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
+    dst = quad - np.array([x0, y0], np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    size = (x1 - x0, y1 - y0)
+    mask = _rounded_mask()
+    if shadow:
+        sm = cv2.warpPerspective(mask, m, size, flags=cv2.INTER_LINEAR)
+        sm = cv2.GaussianBlur(sm, (0, 0), 2.0)
+        sm = np.roll(sm, (2, 2), axis=(0, 1)).astype(np.float32) / 255.0 * 0.45
+        roi[:] = (roi.astype(np.float32) * (1 - sm[..., None])).astype(np.uint8)
+    face = cv2.warpPerspective(raster_rgb[..., ::-1], m, size, flags=cv2.INTER_AREA if
+                               (quad[1] - quad[0]).dot(quad[1] - quad[0]) < CARD_W**2 else cv2.INTER_LINEAR)
+    am = cv2.warpPerspective(mask, m, size, flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255.0
+    roi[:] = (roi.astype(np.float32) * (1 - am) + face.astype(np.float32) * am).astype(np.uint8)
+
+
+@functools.lru_cache(maxsize=1)
+def _rounded_mask() -> np.ndarray:
+    import cv2
+
+    m = np.zeros((CARD_H, CARD_W), np.uint8)
+    r = 16
+    cv2.rectangle(m, (r, 0), (CARD_W - r, CARD_H), 255, -1)
+    cv2.rectangle(m, (0, r), (CARD_W, CARD_H - r), 255, -1)
+    for cx, cy in ((r, r), (CARD_W - r, r), (r, CARD_H - r), (CARD_W - r, CARD_H - r)):
+        cv2.circle(m, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    # a faint grey edge, as printed card stock shows
+    edge = cv2.morphologyEx(m, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    m = m.copy()
+    m[edge > 0] = 255
+    return m
+
+
+def render_scene(
+    rng: np.random.Generator,
+    decks: Sequence[DeckStyle],
+    *,
+    width: int = 1920,
+    height: int = 1080,
+    hand_centers: Sequence[tuple[float, float]] | None = None,
+    seats: Sequence[int | None] | None = None,
+    hand_sizes: Sequence[int] | None = None,
+    card_width: float | None = None,
+    p_face_down: float = 0.08,
+    p_chip: float = 0.35,
+    p_finger: float = 0.15,
+    perspective: float = 0.04,
+    max_blur: float = 1.0,
+    hard: bool = True,
+    deal: Sequence[str] | None = None,
+    face_up: Sequence[bool] | None = None,
+) -> Scene:
+    """Render one overhead scene of hands on felt.
+
+    ``hand_centers`` default to random places; each hand is fanned the way players table cards,
+    overlapping so the lower cards' top-left index stays in view (mostly). ``hard`` adds glare,
+    chips over corners and fingers. Cards are dealt from one shuffled deck (no duplicates) unless
+    ``deal`` fixes them (then reused in order). ``face_up`` forces each card's side (in deal
+    order) without changing anything else drawn from ``rng``: the same seed with other flags renders
+    the same layout with cards turned over.
+    """
+    import cv2
+
+    deck = decks[int(rng.integers(len(decks)))]
+    W = float(card_width if card_width is not None else rng.uniform(52, 150))
+    H = W * ASPECT
+    felt_choices = [(40, 110, 30), (30, 95, 20), (55, 120, 45), (120, 70, 20), (40, 40, 120), (60, 100, 60)]
+    felt = np.array(felt_choices[int(rng.integers(len(felt_choices)))], np.float32)
+    felt = np.clip(felt * rng.uniform(0.75, 1.25), 0, 255)
+    img = np.empty((height, width, 3), np.float32)
+    img[:] = felt
+    # felt texture
+    tex = rng.normal(0, 6, (height // 4 + 1, width // 4 + 1)).astype(np.float32)
+    tex = cv2.resize(cv2.GaussianBlur(tex, (0, 0), 1.0), (width, height))
+    img += tex[..., None]
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    idmap = np.zeros((height, width), np.int32)
+    if hand_centers is None:
+        n = int(rng.integers(1, 5))
+        hand_centers = [(rng.uniform(0.15, 0.85) * width, rng.uniform(0.2, 0.8) * height) for _ in range(n)]
+    if seats is None:
+        seats = [None] * len(hand_centers)
+    pool = [str(c) for c in FULL_DECK] if deal is None else list(deal)
+    if deal is None:
+        rng.shuffle(pool)
+    cursor = 0
+    truths: list[tuple[str, np.ndarray, bool, int | None, int]] = []
+    oid = 1
+    for h_i, (hc, seat) in enumerate(zip(hand_centers, seats)):
+        if hand_sizes is not None:
+            k = hand_sizes[h_i]
+        else:
+            k = int(rng.choice([1, 2, 2, 2, 3, 4, 4, 5, 7]))
+        base = rng.uniform(-180, 180)
+        spread = rng.uniform(0.32, 0.62) * W
+        fan = rng.uniform(-4, 10) if rng.random() < 0.6 else 0.0
+        flipped_hand = rng.random() < 0.3
+        style = rng.random()
+        for j in range(k):
+            off = (j - (k - 1) / 2)
+            a = base + fan * off + rng.normal(0, 1.5)
+            ar = math.radians(base)
+            if style < 0.75:  # fanned row
+                cx = hc[0] + off * spread * math.cos(ar) + rng.normal(0, 0.03 * W)
+                cy = hc[1] + off * spread * math.sin(ar) + rng.normal(0, 0.05 * W)
+            else:  # loose, apart
+                cx = hc[0] + off * W * rng.uniform(1.05, 1.3) * math.cos(ar)
+                cy = hc[1] + off * W * rng.uniform(1.05, 1.3) * math.sin(ar) + rng.normal(0, 0.1 * W)
+                a = base + rng.normal(0, 8)
+            if flipped_hand:
+                a += 180
+            quad = _card_quad((cx, cy), a, W)
+            card = pool[cursor % len(pool)]
+            cursor += 1
+            up = rng.random() >= p_face_down
+            back_variant = int(rng.integers(4))
+            if face_up is not None:
+                up = bool(face_up[len(truths)])
+            raster = card_face(deck, card) if up else card_back(deck, back_variant)
+            _blit_card(img, raster, quad)
+            cv2.fillConvexPoly(idmap, quad.astype(np.int32), oid)
+            truths.append((card, quad, up, seat, oid))
+            oid += 1
+        # occluders for this hand
+        if k == 0:
+            continue
+        if hard and rng.random() < p_chip:
+            for _ in range(int(rng.integers(1, 3))):
+                t = truths[-int(rng.integers(1, k + 1))]
+                corner = t[1][[0, 2][int(rng.integers(2))]]
+                jitter = rng.normal(0, 0.25 * W, 2)
+                _draw_chip(img, idmap, oid, corner + jitter, rng.uniform(0.3, 0.45) * W, rng)
+                oid += 1
+        if hard and rng.random() < p_finger:
+            t = truths[-int(rng.integers(1, k + 1))]
+            start = t[1][int(rng.integers(4))] * 0.7 + np.array(t[1].mean(axis=0)) * 0.3
+            _draw_finger(img, idmap, oid, start, rng.uniform(0, 360), rng.uniform(1.5, 3) * W,
+                         rng.uniform(0.2, 0.3) * W, rng)
+            oid += 1
+    # visibility of index regions
+    out_truths = []
+    for card, quad, up, seat, cid in truths:
+        vis = []
+        for which in (0, 2):
+            poly = _index_polygon(quad, which).astype(np.int32)
+            x, y, w, h = cv2.boundingRect(poly)
+            x0, y0 = max(x, 0), max(y, 0)
+            x1, y1 = min(x + w, width), min(y + h, height)
+            if x1 <= x0 or y1 <= y0:
+                vis.append(0.0)
+                continue
+            m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            cv2.fillConvexPoly(m, poly - np.array([x0, y0]), 1)
+            inside = m.astype(bool)
+            total = cv2.contourArea(poly.astype(np.float32))
+            seen = float((idmap[y0:y1, x0:x1][inside] == cid).sum())
+            vis.append(min(1.0, seen / max(total, 1.0)))
+        out_truths.append((card, quad, up, seat, (vis[0], vis[1])))
+    # light: uneven illumination and glare
+    f = img.astype(np.float32)
+    yy, xx = np.mgrid[0:height:8, 0:width:8].astype(np.float32)
+    gx, gy = rng.uniform(-1, 1, 2)
+    light = 1.0 + rng.uniform(0.05, 0.3) * (gx * (xx / width - 0.5) + gy * (yy / height - 0.5)) * 2
+    lx, ly = rng.uniform(0, width), rng.uniform(0, height)
+    light *= 1.0 - rng.uniform(0.0, 0.25) * np.clip(((xx - lx) ** 2 + (yy - ly) ** 2) / (0.6 * width) ** 2, 0, 1)
+    light = cv2.resize(light, (width, height))
+    f *= light[..., None] * rng.uniform(0.8, 1.1)
+    if hard and rng.random() < 0.5:
+        gx, gy = rng.uniform(0, width), rng.uniform(0, height)
+        r = rng.uniform(0.3, 1.2) * W
+        g = np.exp(-(((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * r * r))).astype(np.float32)
+        g = cv2.resize(g, (width, height))
+        f += g[..., None] * rng.uniform(40, 110)
+    img = np.clip(f, 0, 255).astype(np.uint8)
+    # camera: mild perspective, blur, noise, compression
+    hmat = np.eye(3)
+    if perspective > 0:
+        src = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+        dst = src + rng.uniform(-perspective, perspective, (4, 2)).astype(np.float32) * np.array(
+            [width, height], np.float32)
+        hmat = cv2.getPerspectiveTransform(src, dst)
+        img = cv2.warpPerspective(img, hmat, (width, height), borderMode=cv2.BORDER_REFLECT)
+    sigma = rng.uniform(0.0, max_blur)
+    if sigma > 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    noise = rng.normal(0, rng.uniform(1, 5), img.shape).astype(np.float32)
+    img = np.clip(img.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+    q = int(rng.uniform(55, 95))
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
+    img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    cards = []
+    for card, quad, up, seat, vis in out_truths:
+        pts = cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64), hmat).reshape(-1, 2)
+        cards.append(CardTruth(card, tuple((float(x), float(y)) for x, y in pts), up, seat, deck.name, vis))
+    return Scene(img, tuple(cards), W)
+
+
+def table_seat_centers(width: int = 1920, height: int = 1080, seats: int = 10) -> list[tuple[float, float]]:
+    """Where the ten seats' tabled hands lie in the demo camera view (an ellipse round the table)."""
+    cx, cy = width / 2, height / 2
+    rx, ry = width * 0.39, height * 0.36
+    out = []
+    for i in range(seats):
+        a = math.pi / 2 + 2 * math.pi * i / seats
+        out.append((cx + rx * math.cos(a), cy + ry * math.sin(a)))
+    return out
+
+
+def seat_zone(center: tuple[float, float], width: int = 1920, height: int = 1080, half: float = 118,
+              ) -> list[list[int]]:
+    """A square seat zone polygon round a seat centre, clipped to the frame."""
+    x, y = center
+    hx, hy = half * 1.25, half
+    pts = [(x - hx, y - hy), (x + hx, y - hy), (x + hx, y + hy), (x - hx, y + hy)]
+    return [[int(min(max(px, 0), width - 1)), int(min(max(py, 0), height - 1))] for px, py in pts]
+
+
+def render_table(
+    rng: np.random.Generator,
+    decks: Sequence[DeckStyle],
+    *,
+    variant_cards: int | Sequence[int] = 2,
+    width: int = 1920,
+    height: int = 1080,
+    card_width: float = 72.0,
+    hard: bool = True,
+    **kw,
+) -> Scene:
+    """A 1920x1080 full-table view: one tabled hand per seat (ten seats), seat numbers 1..10."""
+    centers = table_seat_centers(width, height)
+    return render_scene(rng, decks, width=width, height=height, hand_centers=centers,
+                        seats=list(range(1, len(centers) + 1)),
+                        hand_sizes=[variant_cards] * len(centers) if isinstance(variant_cards, int) else variant_cards,
+                        card_width=card_width, hard=hard, perspective=0.01, **kw)

@@ -1,0 +1,103 @@
+"""Frame sources: a camera device, a video file or RTSP stream, a still image or a folder of stills.
+
+``open_source(spec)`` returns a :class:`FrameSource`, an iterator of ``(index, frame)`` with BGR
+frames and a ``close()``; use it as a context manager.
+"""
+
+from __future__ import annotations
+
+import pathlib
+from collections.abc import Iterator
+
+import numpy as np
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
+
+
+class SourceError(OSError):
+    """A frame source that cannot be opened or read."""
+
+
+class FrameSource:
+    """Base: iterate ``(index, frame)``; ``is_still`` tells whether frames are independent stills."""
+
+    is_still = False
+
+    def __iter__(self) -> Iterator[tuple[int, np.ndarray]]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> FrameSource:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class StillImages(FrameSource):
+    """One image file, or every image in a folder in name order."""
+
+    is_still = True
+
+    def __init__(self, path: pathlib.Path) -> None:
+        if path.is_dir():
+            self.paths = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        else:
+            self.paths = [path]
+        if not self.paths:
+            raise SourceError(f"{path}: no images")
+
+    def __iter__(self):
+        import cv2
+
+        for i, p in enumerate(self.paths):
+            frame = cv2.imread(str(p), cv2.IMREAD_COLOR)
+            if frame is None:
+                raise SourceError(f"{p}: not a readable image")
+            yield i, frame
+
+
+class VideoSource(FrameSource):
+    """``cv2.VideoCapture`` on a device index, a video file or a stream URL."""
+
+    def __init__(self, spec: str | int) -> None:
+        import cv2
+
+        self.spec = spec
+        self.cap = cv2.VideoCapture(spec)
+        if not self.cap.isOpened():
+            raise SourceError(f"{spec}: cannot open video source")
+
+    def __iter__(self):
+        i = 0
+        while True:
+            ok, frame = self.cap.read()
+            if not ok or frame is None:
+                return
+            yield i, frame
+            i += 1
+
+    def close(self) -> None:
+        self.cap.release()
+
+
+def open_source(spec: str | int) -> FrameSource:
+    """Open a frame source: an int or digit string is a device index; ``scheme://`` is a stream;
+    an image file or folder gives stills; any other file is opened as video.
+
+    :raises SourceError: when it cannot be opened.
+    """
+    if isinstance(spec, int) or (isinstance(spec, str) and spec.isdigit()):
+        return VideoSource(int(spec))
+    if "://" in spec:
+        return VideoSource(spec)
+    p = pathlib.Path(spec)
+    if p.is_dir() or p.suffix.lower() in IMAGE_SUFFIXES:
+        if not p.exists():
+            raise SourceError(f"{p}: no such file")
+        return StillImages(p)
+    if not p.exists():
+        raise SourceError(f"{p}: no such file")
+    return VideoSource(str(p))

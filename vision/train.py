@@ -1,0 +1,264 @@
+"""Train the index-corner classifier and export ``models/card_index.onnx``.
+
+    python -m vision.train            # 5000 scenes, 12 epochs, 16 channels -> models/card_index.onnx
+
+Needs the training extra (PyTorch, onnx) and Pillow plus the fonts named by the decks in
+:mod:`vision.render` (Debian: fonts-dejavu fonts-liberation fonts-freefont-ttf fonts-urw-base35
+fonts-noto-core). Nothing is downloaded: every card is drawn here from fonts and shapes.
+
+Data: rendered scenes (seeded) of the training decks; every corner candidate the classical finder
+(:func:`vision.detect.find_corners`) proposes is cropped and labelled against the scene's truth: the
+card when it is a fully visible index corner, "not an index" when it is anything else (back, other
+corner, crossing edges, chip, finger, index mostly covered); half-covered indices are left out.
+So the classifier learns exactly the crops it will see at run time, negatives included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing as mp
+import pathlib
+import sys
+import time
+
+import numpy as np
+
+from vision import detect, render
+from vision.recognize import N_CLASSES, NOT_INDEX, preprocess
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+
+
+def label_corners(scene: render.Scene, corners: list[detect.Corner]) -> list[int | None]:
+    """Label each corner candidate: card index, ``NOT_INDEX``, or ``None`` (ambiguous, skip)."""
+    from controller.cards import Card
+
+    labels: list[int | None] = []
+    for c in corners:
+        p = np.array(c.point)
+        u = np.array(c.u)
+        lab: int | None = NOT_INDEX
+        for t in scene.cards:
+            q = np.array(t.corners)
+            for k, which in enumerate((0, 2)):
+                gp = q[which]
+                gu = (q[1] - q[0]) if which == 0 else (q[3] - q[2])
+                w = np.linalg.norm(gu)
+                gu = gu / max(w, 1e-6)
+                if np.linalg.norm(p - gp) < 0.13 * w and float(u @ gu) > 0.93:
+                    scale_err = abs(c.width / w - 1)
+                    if not t.face_up or scale_err > 0.3:
+                        lab = NOT_INDEX  # a back, or a crop at the wrong scale: refuse it
+                    elif scale_err > 0.15:
+                        lab = None
+                    elif t.index_visible[k] >= 0.98:
+                        lab = Card.parse(t.card).index
+                    elif t.index_visible[k] >= 0.6:
+                        lab = None
+                    else:
+                        lab = NOT_INDEX
+        labels.append(lab)
+    return labels
+
+
+def scene_samples(seed: int, decks=render.TRAIN_DECKS, jitter: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Crops and labels from one seeded scene."""
+    rng = np.random.default_rng(seed)
+    w, h = (800, 600) if rng.random() < 0.8 else (1200, 800)
+    scene = render.render_scene(rng, decks, width=w, height=h)
+    cw = scene.card_width if rng.random() < 0.5 else None
+    corners = detect.find_corners(scene.image, cw)
+    labels = label_corners(scene, corners)
+    crops, ys = [], []
+    for c, lab in zip(corners, labels):
+        if lab is None:
+            continue
+        crops.append(detect.crop_corner(scene.image, c))
+        ys.append(lab)
+        for _ in range(jitter if lab != NOT_INDEX else 0):
+            j = (rng.normal(0, 0.02), rng.normal(0, 0.015), rng.normal(0, 0.06), rng.normal(0, 0.04))
+            crops.append(detect.crop_corner(scene.image, c, j))
+            ys.append(lab)
+    if not crops:
+        return np.zeros((0, detect.CROP_H, detect.CROP_W), np.uint8), np.zeros((0,), np.int64)
+    return np.stack(crops), np.array(ys, np.int64)
+
+
+def _worker(args):
+    seeds, decks_name = args
+    decks = render.TRAIN_DECKS if decks_name == "train" else render.UNSEEN_DECKS
+    xs, ys = [], []
+    for s in seeds:
+        x, y = scene_samples(s, decks)
+        xs.append(x)
+        ys.append(y)
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def make_dataset(first_seed: int, n: int, decks_name: str = "train", workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    seeds = list(range(first_seed, first_seed + n))
+    chunks = [seeds[i::max(1, workers * 8)] for i in range(max(1, workers * 8))]
+    xs, ys = [], []
+    t0 = time.time()
+    with mp.get_context("fork").Pool(workers) as pool:
+        for k, (x, y) in enumerate(pool.imap_unordered(_worker, [(c, decks_name) for c in chunks])):
+            xs.append(x)
+            ys.append(y)
+            print(f"  data {decks_name}: {k + 1}/{len(chunks)} chunks, {sum(len(v) for v in ys)} crops, "
+                  f"{time.time() - t0:.0f}s", flush=True)
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def build_model(c: int = 16):
+    import torch.nn as nn
+
+    def block(i, o):
+        return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(
+        *block(1, c), nn.MaxPool2d(2),            # 24 x 14
+        *block(c, 2 * c), nn.MaxPool2d(2),        # 12 x 7
+        *block(2 * c, 4 * c), nn.MaxPool2d(2),    # 6 x 3
+        nn.Flatten(), nn.Linear(4 * c * 6 * 3, 128), nn.ReLU(inplace=True), nn.Dropout(0.3),
+        nn.Linear(128, N_CLASSES),
+    )
+
+
+def augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Photometric jitter on uint8 crops (contrast, gamma, noise, occasional blur)."""
+    import cv2
+
+    x = x.astype(np.float32)
+    n = len(x)
+    gamma = rng.uniform(0.7, 1.4, (n, 1, 1))
+    x = 255.0 * (x / 255.0) ** gamma
+    x = x * rng.uniform(0.6, 1.2, (n, 1, 1)) + rng.uniform(-30, 30, (n, 1, 1))
+    x += rng.normal(0, 1, x.shape) * rng.uniform(0, 8, (n, 1, 1))
+    blur = rng.random(n) < 0.2
+    for i in np.nonzero(blur)[0]:
+        x[i] = cv2.GaussianBlur(x[i], (0, 0), rng.uniform(0.5, 1.0))
+    return np.clip(x, 0, 255)
+
+
+def train(args) -> int:
+    import torch
+    import torch.nn.functional as F
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    t_start = time.time()
+    cache = REPO / "var" / f"train_{args.seed}_{args.scenes}.npz"
+    if cache.exists():
+        d = np.load(cache)
+        x_tr, y_tr, x_va, y_va = d["x_tr"], d["y_tr"], d["x_va"], d["y_va"]
+        print(f"data from {cache.relative_to(REPO)}")
+    else:
+        print(f"rendering {args.scenes} training scenes + {args.val_scenes} validation scenes", flush=True)
+        x_tr, y_tr = make_dataset(args.seed * 1_000_000, args.scenes, "train", args.workers)
+        x_va, y_va = make_dataset(args.seed * 1_000_000 + 500_000, args.val_scenes, "train", args.workers)
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(cache, x_tr=x_tr, y_tr=y_tr, x_va=x_va, y_va=y_va)
+    t_data = time.time() - t_start
+    print(f"train {len(x_tr)} crops ({(y_tr != NOT_INDEX).mean():.0%} index), val {len(x_va)}; "
+          f"data {t_data:.0f}s", flush=True)
+    model = build_model(args.channels)
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps = args.epochs * math.ceil(len(x_tr) / args.batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    xv = torch.from_numpy(preprocess(x_va))
+    # weight the "not an index" class up: a false read costs more than a missed one
+    weights = torch.ones(N_CLASSES)
+    weights[NOT_INDEX] = 2.0
+    for epoch in range(args.epochs):
+        model.train()
+        perm = rng.permutation(len(x_tr))
+        t0 = time.time()
+        total = 0.0
+        for b in range(0, len(perm), args.batch):
+            idx = perm[b : b + args.batch]
+            xb = torch.from_numpy(preprocess(augment(x_tr[idx], rng)))
+            yb = torch.from_numpy(y_tr[idx])
+            loss = F.cross_entropy(model(xb), yb, weight=weights, label_smoothing=args.smoothing)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(idx)
+        model.eval()
+        with torch.no_grad():
+            pv = torch.cat([F.softmax(model(xv[i : i + 2048]), 1) for i in range(0, len(xv), 2048)]).numpy()
+        acc = (pv.argmax(1) == y_va).mean()
+        print(f"epoch {epoch + 1}/{args.epochs} loss {total / len(perm):.4f} val acc {acc:.4f} "
+              f"({time.time() - t0:.0f}s)", flush=True)
+    threshold = calibrate(pv, y_va)
+    print(f"threshold {threshold:.3f}")
+    export(model, pathlib.Path(args.out), threshold)
+    stats = {"train_crops": int(len(x_tr)), "val_crops": int(len(x_va)), "val_acc": float(acc),
+             "threshold": threshold, "minutes": round((time.time() - t_start) / 60, 1),
+             "data_minutes": round(t_data / 60, 1), "scenes": args.scenes, "epochs": args.epochs}
+    (REPO / "var" / "train_stats.json").write_text(json.dumps(stats, indent=1))
+    print(json.dumps(stats))
+    return 0
+
+
+def calibrate(probs: np.ndarray, y: np.ndarray, max_wrong: float = 2e-4, floor: float = 0.9) -> float:
+    """Smallest threshold (at least ``floor``) at which wrong card reads, per true index crop, are at
+    most ``max_wrong`` on validation crops."""
+    k = probs.argmax(1)
+    conf = probs.max(1)
+    is_card = k != NOT_INDEX
+    wrong = is_card & (k != y)
+    n_index = max(1, int((y != NOT_INDEX).sum()))
+    for t in np.arange(floor, 0.9999, 0.002):
+        if (wrong & (conf >= t)).sum() / n_index <= max_wrong:
+            return float(round(t, 3))
+    return 0.999
+
+
+def export(model, out: pathlib.Path, threshold: float) -> None:
+    import onnx
+    import torch
+
+    class WithSoftmax(torch.nn.Module):
+        def __init__(self, m):
+            super().__init__()
+            self.m = m
+
+        def forward(self, x):
+            return torch.softmax(self.m(x), dim=1)
+
+    model.eval()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 1, detect.CROP_H, detect.CROP_W)
+    torch.onnx.export(WithSoftmax(model), dummy, str(out), input_names=["crops"], output_names=["probs"],
+                      dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}}, opset_version=17, dynamo=False)
+    m = onnx.load(str(out))
+    # one self-contained file: fold any external data back in
+    for key, value in (("threshold", f"{threshold:.3f}"), ("classes", "0..51 Card.index, 52 not-an-index"),
+                       ("crop", f"{detect.CROP_W}x{detect.CROP_H} gray, per-crop standardised")):
+        p = m.metadata_props.add()
+        p.key, p.value = key, value
+    onnx.save_model(m, str(out), save_as_external_data=False)
+    print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB)")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenes", type=int, default=5000)
+    ap.add_argument("--val-scenes", type=int, default=400)
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--channels", type=int, default=16, help="width of the first conv layer")
+    ap.add_argument("--smoothing", type=float, default=0.02, help="label smoothing (caps confidence)")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--out", default=str(REPO / "models" / "card_index.onnx"))
+    return train(ap.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
