@@ -14,7 +14,6 @@ import logging
 import pathlib
 import re
 import threading
-import time
 from collections.abc import AsyncIterator, Mapping
 from typing import Annotated, Any
 
@@ -35,28 +34,22 @@ __all__ = ["create_app", "run_server", "API", "OverlayCache"]
 
 
 class OverlayCache:
-    """The broadcast view, rebuilt at most once per ``min_interval`` seconds and only recomputed
-    (equities included) when the delayed snapshot moved."""
+    """The broadcast view of the delayed snapshot, recomputed (equities included) only when the
+    delayed snapshot moved on."""
 
-    def __init__(self, service: TableService, min_interval: float = 0.25) -> None:
+    def __init__(self, service: TableService) -> None:
         self.service = service
-        self.min_interval = min_interval
         self._lock = threading.Lock()
-        self._at = -1e18
-        self._seq: Any = None
+        self._key: Any = None
         self._view: dict[str, Any] | None = None
 
     def get(self) -> dict[str, Any]:
         with self._lock:
-            now = time.monotonic()
-            if self._view is not None and now - self._at < self.min_interval:
-                return self._view
             delayed = self.service.delayed_snapshot()
             key = (delayed.get("as_of_seq"), delayed.get("delay_seconds"))
-            if self._view is None or key != self._seq:
+            if self._view is None or key != self._key:
                 self._view = views.broadcast_view(delayed)
-                self._seq = key
-            self._at = now
+                self._key = key
             return self._view
 
 
@@ -93,7 +86,7 @@ def create_app(service: TableService, *, tokens: Mapping[str, str], title: str =
     app.state.auth = auth
     app.state.tracker = tracker
     app.state.hub = LiveHub(service, tracker)
-    app.state.overlay = OverlayCache(service, min_interval=min(0.25, overlay_interval_s / 2))
+    app.state.overlay = OverlayCache(service)
     app.state.heartbeat_s = heartbeat_s
     app.state.overlay_interval_s = overlay_interval_s
 
