@@ -210,8 +210,8 @@ def test_live_streams_over_a_real_server(svc) -> None:  # type: ignore[no-untype
             assert time.monotonic() < deadline, got
             time.sleep(0.02)
         stop.set()
-    for t in threads:
-        t.join(timeout=5)
+        for t in threads:
+            t.join(timeout=5)
     for v, msgs in got.items():
         assert msgs[0] == ("status", 200, "text/event-stream; charset=utf-8")
         assert msgs[1]["type"] == "state"  # the state on connect
