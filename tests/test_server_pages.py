@@ -1,9 +1,12 @@
 """The pages in real headless Chromium (Debian's ``chromium``, driven by Playwright for Python):
 each page loads with its token, updates live after a command posted through the API, and is
-photographed (into pytest's tmp_path and ``docs/screenshots/``)."""
+photographed into pytest's tmp_path; with ``CARDROOM_UPDATE_SCREENSHOTS=1`` the pictures are also
+copied to ``docs/screenshots/`` (kept in the repository, refreshed on purpose, so an ordinary test
+run leaves the working tree clean)."""
 
 from __future__ import annotations
 
+import os
 import pathlib
 import shutil
 import time
@@ -31,6 +34,8 @@ def browser():  # type: ignore[no-untyped-def]
 
 def shoot(page, tmp_path: pathlib.Path, name: str, **kw) -> None:  # type: ignore[no-untyped-def]
     page.screenshot(path=str(tmp_path / f"{name}.png"), **kw)
+    if os.environ.get("CARDROOM_UPDATE_SCREENSHOTS") != "1":
+        return
     DOCS.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(tmp_path / f"{name}.png", DOCS / f"{name}.png")
 
