@@ -1,0 +1,1 @@
+"""One router per audience: :mod:`.dealer`, :mod:`.surveillance`, :mod:`.overlay`."""
