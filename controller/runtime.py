@@ -149,20 +149,19 @@ NLHE = _game("NT", small_blind=1, big_blind=2)
 DEMO_HANDS: tuple[DemoHand, ...] = (
     DemoHand(
         "Hold'em: three-way all-in, two side pots", NLHE,
-        {1: 60, 2: 150, 3: 400, 4: 400}, 4,
-        {1: "AsAh", 2: "KdKc", 3: "QsQd", 4: "7c2h"},
+        {1: 60, 2: 150, 3: 250, 4: 400}, 4,
+        {1: "AsAh", 2: "KdKc", 3: "QsQd", 4: "6c5c"},
         ("Jh", "8d", "3c", "9s", "4h"),
-        (("all_in", 3, None), ("fold", 4, None), ("all_in", 1, None), ("all_in", 2, None),
-         ("check_call", 3, None)),
+        (("all_in", 3, None), ("check_call", 4, None), ("all_in", 1, None), ("all_in", 2, None)),
     ),
     DemoHand(
         "Omaha hi/lo: the pot splits with an odd chip", _game("PO/8", small_blind=1, big_blind=2),
         {1: 101, 2: 101, 3: 101}, 3,
-        {1: "AdKd2c3h", 2: "AcKcQsJs", 3: "9h9c8h8c"},
+        {1: "AdKd2c3h", 2: "KcKsQsJs", 3: "9h9c8h8c"},
         ("4s", "7d", "Kh", "5c", "Td"),
-        (("bet_raise_to", 1, 6), ("check_call", 2, None), ("check_call", 3, None),
-         ("bet_raise_to", 1, 11), ("check_call", 2, None), ("fold", 3, None),
-         ("check_call", 1, None), ("check_call", 2, None),
+        (("check_call", 3, None), ("bet_raise_to", 1, 6), ("check_call", 2, None), ("check_call", 3, None),
+         ("bet_raise_to", 1, 5), ("check_call", 2, None), ("check_call", 3, None),
+         ("bet_raise_to", 1, 10), ("check_call", 2, None), ("fold", 3, None),
          ("bet_raise_to", 1, 20), ("check_call", 2, None)),
     ),
     DemoHand(
@@ -209,6 +208,7 @@ class DemoDealer:
         self.pause = pause
         self.say = log
         self._stop = threading.Event()
+        self._burned: list[str] = []
         self.hands_done = 0
 
     # ---------------------------------------------------------------- plumbing
@@ -221,12 +221,14 @@ class DemoDealer:
             time.sleep(0.02)
         raise TimeoutError("the table did not reach the expected state (is the reader running?)")
 
-    def _cmd(self, name: str, **args: Any) -> None:
-        self.service.command(name, args)
+    def _cmd(self, command: str, **args: Any) -> None:
+        self.service.command(command, args)
         if self.pause:
             self._stop.wait(self.pause)
 
     def _deal(self, card: str, place: str) -> None:
+        if place == "burn":
+            self._burned.append(card)
         self.sim.submit(f"deal {card} {place}")
 
     def stop(self) -> None:
@@ -271,10 +273,10 @@ class DemoDealer:
             hole_due, board_due = svc.table.hand.state.pending_deal()
             before = self._cards_on_table(h)
             if hole_due:
-                spec = svc.table.hand.state.streets[svc.table.hand.state.street]
-                if svc.table.hand.state.street > 0 or (spec.hole and hand.game["variant"].endswith("7S")
-                                                       or "7S" in hand.game["variant"] or "R" == hand.game["variant"][1:]):
-                    pass
+                state = svc.table.hand.state
+                spec = state.streets[state.street]
+                if state.street > 0:  # stud: a burn before every street after third street
+                    self._deal(_next_burn(h, hand), "burn")
                 for i in hole_due:
                     seat = svc.table.hand.seat(i)
                     for _ in range(spec.hole):
@@ -291,6 +293,7 @@ class DemoDealer:
             if self.pause:
                 self._stop.wait(self.pause / 2)
         self._showdown(hand)
+        self._scoop()
         self.hands_done += 1
 
     @staticmethod
@@ -316,8 +319,22 @@ class DemoDealer:
         self._verify_unreadable_winners()
         self._cmd("muck_losers")
         self._cmd("push")
-        # The muck goes back to the shoe for the next hand.
-        self.sim.submit("clear") if False else None
+
+    def _scoop(self) -> None:
+        """Every card on the felt goes to the muck and off the table for the shuffle."""
+        snap = self.service.snapshot()
+        h = snap["hand"]
+        if not h:
+            return
+        places = [(c, "board") for c in h["board"]]
+        places += [(c, f"seat{s}") for s, v in h["seats"].items() for c in v["cards"] if c]
+        for card, place in places:
+            self.sim.submit(f"move {card} {place} muck")
+        for card, _ in places:
+            self.sim.submit(f"remove {card} muck")
+        for card in self._burned:
+            self.sim.submit(f"remove {card} burn")
+        self._burned.clear()
 
     def _camera(self, hand: DemoHand, covered: int | None) -> None:
         if self.camera is None:

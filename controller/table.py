@@ -914,6 +914,8 @@ class Table:
                 "status": SeatStatus.FOLDED.value if st.folded[i] else sd.status.value,
                 "identifiable": sd.identifiable,
                 "why_not": sd.why_not,
+                "was_tabled": sd.was_tabled,
+                "face_down_muck": sd.face_down_muck,
                 "declared": sd.declared,
             }
         if st.betting:

@@ -1,0 +1,65 @@
+"""``cardroom demo`` end to end, as a subprocess: simulator, bridge, camera, log, table, web."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_demo_plays_the_scripted_hands_and_serves_the_pages(tmp_path):
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "controller", "demo", "--dir", str(tmp_path / "demo"), "--hands", "5",
+         "--pause", "0", "--port", str(port), "--delay", "1", "--stay"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    out = []
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            out.append(line)
+            if "hand(s) played" in line:
+                break
+        text = "".join(out)
+        assert "demo: 5 hand(s) played" in text, text
+        tokens = dict(re.findall(r"/(dealer|surveillance|overlay)\?token=(\S+)", text))
+        base = f"http://127.0.0.1:{port}"
+        sv = {"Authorization": f"Bearer {tokens['surveillance']}"}
+        hist = httpx.get(f"{base}/api/v1/surveillance/histories", headers=sv, timeout=30).json()
+        hands = hist if isinstance(hist, list) else hist.get("hands", hist.get("histories"))
+        assert len(hands) == 5
+        phh = httpx.get(f"{base}/api/v1/surveillance/histories/1/phh", headers=sv, timeout=30).text
+        assert "variant" in phh and "finishing_stacks" in phh
+        # Hand 1: the short all-in wins the main pot, seat 2 side pot 1, seat 3 side pot 2.
+        assert "finishing_stacks = [\n    240,\n    270,\n    200,\n    150,\n]" in phh.replace("\r", "")
+        audit = httpx.get(f"{base}/api/v1/surveillance/audit", headers=sv, timeout=30).json()
+        assert audit["ok"] is True
+        for page, token in (("dealer", tokens["dealer"]), ("surveillance", tokens["surveillance"]),
+                            ("overlay", tokens["overlay"])):
+            r = httpx.get(f"{base}/{page}?token={token}", timeout=30)
+            assert r.status_code == 200 and "<html" in r.text.lower()
+        assert httpx.get(f"{base}/api/v1/dealer/state", timeout=30).status_code == 401
+        assert httpx.get(f"{base}/api/v1/surveillance/state",
+                         headers={"Authorization": f"Bearer {tokens['dealer']}"}, timeout=30).status_code == 403
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
