@@ -85,6 +85,10 @@ class TableService:
         self._frames: dict[int, bytes] = {}
         self._delayed = Table(settings_from_game(game), MemoryLog(), clock=clock)
         self._delayed_upto = 0
+        self.log_error: str | None = None
+        """Set while the log refuses writes (disk full, read-only): shown to every audience."""
+        self.frames_dir: Any = None
+        """Where camera frames are kept on disk (next to the log), or None for memory only."""
         for stored in log:
             self._note(_event_dict(stored))
         self.table.listeners.append(self._on_event)
@@ -110,7 +114,22 @@ class TableService:
                 raise CommandError(str(exc)) from None
             except TypeError as exc:
                 raise CommandError(f"{name}: bad arguments: {exc}") from None
+            except Exception as exc:
+                if _is_log_failure(exc):
+                    raise CommandError(self._log_failed(exc)) from None
+                raise
+            self.log_error = None
             return [e for e in self.events(before)]
+
+    def _log_failed(self, exc: BaseException) -> str:
+        """The log cannot be written: nothing was recorded, new actions stop, surveillance is told.
+
+        The alert lives in memory (the log is what failed); the table's state is unchanged because
+        every event is stored before it is applied."""
+        message = f"the event log cannot be written ({exc}): new actions are stopped until it can"
+        self.log_error = message
+        self._alerts.append({"seq": None, "ts": self.clock(), "alert": "log_unwritable", "detail": message})
+        return message
 
     def run(self, fn: Callable[[Table], Any]) -> Any:
         """Run ``fn(table)`` under the lock (the reader bridge and the cameras use this)."""
@@ -123,21 +142,47 @@ class TableService:
             return _event_dict(self.table._emit("alert", {"alert": alert, **detail}))
 
     def store_frame(self, seq: int, jpeg: bytes) -> None:
-        """Keep the camera frame that goes with a showdown event."""
+        """Keep the camera frame that goes with a showdown event (on disk beside the log when
+        ``frames_dir`` is set, so surveillance still has it after a restart)."""
         with self.lock:
+            if self.frames_dir is not None:
+                import pathlib
+
+                folder = pathlib.Path(self.frames_dir)
+                folder.mkdir(parents=True, exist_ok=True)
+                tmp = folder / f"{seq}.jpg.tmp"
+                tmp.write_bytes(jpeg)
+                tmp.replace(folder / f"{seq}.jpg")
+                return
             self._frames[seq] = jpeg
             while len(self._frames) > 500:
                 self._frames.pop(next(iter(self._frames)))
 
     def frame(self, seq: int) -> bytes | None:
         with self.lock:
+            if self.frames_dir is not None:
+                import pathlib
+
+                path = pathlib.Path(self.frames_dir) / f"{int(seq)}.jpg"
+                return path.read_bytes() if path.is_file() else None
             return self._frames.get(seq)
+
+    def frame_seqs(self) -> list[int]:
+        """Events that have a stored camera frame."""
+        with self.lock:
+            if self.frames_dir is not None:
+                import pathlib
+
+                folder = pathlib.Path(self.frames_dir)
+                return sorted(int(p.stem.split(".")[0]) for p in folder.glob("*.jpg")) if folder.is_dir() else []
+            return sorted(self._frames)
 
     # ----------------------------------------------------------------- reading
     def snapshot(self) -> dict[str, Any]:
         with self.lock:
             snap = self.table.snapshot()
             snap["last_seq"] = self._last_seq()
+            snap["log_error"] = self.log_error
             return snap
 
     def delayed_snapshot(self) -> dict[str, Any]:
@@ -240,6 +285,16 @@ class TableService:
             close = getattr(self.log, "close", None)
             if close is not None:
                 close()
+
+
+def _is_log_failure(exc: BaseException) -> bool:
+    try:
+        from controller.eventlog import LogError
+    except ImportError:  # pragma: no cover
+        return False
+    import sqlite3
+
+    return isinstance(exc, (LogError, sqlite3.Error, OSError))
 
 
 def _event_dict(stored: Any) -> dict[str, Any]:

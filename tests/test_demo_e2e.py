@@ -63,3 +63,59 @@ def test_demo_plays_the_scripted_hands_and_serves_the_pages(tmp_path):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(10)
+
+
+def test_serve_runs_a_table_from_its_configuration_file(tmp_path):
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parents[1]
+    text = (root / "config" / "table.toml").read_text()
+    text = text.replace("demo = true", "demo = false")
+    text = text.replace('database = "var/table.db"', f'database = "{(tmp_path / "t.db").as_posix()}"')
+    port = free_port()
+    text = text.replace("port = 8000", f"port = {port}")
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(text)
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "CARDROOM_DEALER_TOKEN": "dealer-token-0123456789",
+           "CARDROOM_SURVEILLANCE_TOKEN": "surveillance-token-0123456789",
+           "CARDROOM_BROADCAST_TOKEN": "broadcast-token-0123456789"}
+    # No token outside demo mode: refused at start with the file, the key and the reason.
+    bare = {k: v for k, v in env.items() if not k.endswith("_TOKEN")}
+    proc = subprocess.run([sys.executable, "-m", "controller", "serve", "--config", str(cfg)], cwd=root,
+                          env=bare, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "tokens.dealer" in proc.stderr
+    proc = subprocess.Popen([sys.executable, "-m", "controller", "serve", "--config", str(cfg)], cwd=root,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        dealer = {"Authorization": "Bearer dealer-token-0123456789"}
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{base}/api/v1/whoami", headers=dealer, timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        else:
+            raise AssertionError("serve did not come up")
+
+        def cmd(command, **args):
+            r = httpx.post(f"{base}/api/v1/dealer/commands", headers=dealer,
+                           json={"name": command, "args": args}, timeout=10)
+            return r
+
+        assert cmd("seat_player", seat=1, name="Ann", stack=100).status_code == 200
+        assert cmd("seat_player", seat=2, name="Bo", stack=100).status_code == 200
+        assert cmd("start_hand", button=2).status_code == 200
+        assert cmd("deal", seat=1, cards="AsAh").status_code == 200
+        refused = cmd("deal", seat=2, cards="AsKd")
+        assert refused.status_code == 400 and "duplicate card As" in refused.json()["error"]
+        state = httpx.get(f"{base}/api/v1/dealer/state", headers=dealer, timeout=10).json()
+        assert "As" not in str(state)  # never a hole card that was not tabled, to the dealer
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
