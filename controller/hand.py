@@ -169,6 +169,8 @@ class HandState:
         self.hole: list[list[Card | None]] = [[] for _ in range(n)]
         self.hole_up: list[list[bool]] = [[] for _ in range(n)]
         self.board: list[Card] = []
+        self._seen: set[Card] = set()
+        """Every card dealt or shown so far (duplicate checks)."""
         self.shown: dict[int, tuple[Card | None, ...]] = {}
         self.mucked: set[int] = set()
         self.streets = streets_for(variant)
@@ -274,6 +276,8 @@ class HandState:
         start = len(self.hole[p]) - self._dealt_this_street()
         for k, c in enumerate(parsed):
             self.hole[p].append(c)
+            if c is not None:
+                self._seen.add(c)
             self.hole_up[p].append(spec.hole_up[start + k])
         self.log.append(f"d dh p{p + 1} " + "".join(str(c) if c else "??" for c in parsed))
         self._after_deal()
@@ -301,6 +305,7 @@ class HandState:
         parsed = parse_cards(cards)
         self.verify_deal_board(parsed)
         self.board.extend(parsed)
+        self._seen.update(parsed)
         self.log.append("d db " + "".join(map(str, parsed)))
         self._after_deal()
 
@@ -460,6 +465,7 @@ class HandState:
             known = self.hole[p]
             merged = [h if h is not None else c for h, c in zip(known + [None] * len(parsed), parsed)]
             self.hole[p] = merged
+            self._seen.update(c for c in merged if c is not None)
             self.hole_up[p] = self.hole_up[p] + [False] * (len(merged) - len(self.hole_up[p]))
         self.shown[p] = tuple(self.hole[p])
         self.log.append(f"p{p + 1} sm " + "".join(str(c) if c else "??" for c in self.hole[p]))
@@ -524,7 +530,7 @@ class HandState:
             raise HandError(f"p{p + 1} must post the bring-in or complete")
 
     def _check_new_cards(self, cards: Iterable[Card | None]) -> None:
-        seen = {c for h in self.hole for c in h if c is not None} | set(self.board)
+        seen = self._seen
         batch: set[Card] = set()
         for c in cards:
             if c is None:
