@@ -17,13 +17,17 @@ import dataclasses
 import itertools
 import math
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from controller import evaluation as ev
 from controller.cards import FULL_DECK, Card, CardError, parse_cards
 
-__all__ = ["EquityResult", "equity", "EXACT_WORK_LIMIT"]
+if TYPE_CHECKING:
+    from controller.variants import Variant
+
+__all__ = ["EquityResult", "equity", "equity_by_rules", "EXACT_WORK_LIMIT"]
 
 EXACT_WORK_LIMIT = 4_000_000
 """With ``exact=None``, enumerate when runouts x hands x five-card combos per hand is at most this
@@ -177,3 +181,83 @@ def _omaha_values(hole: list[int], boards: np.ndarray) -> np.ndarray:
                     v[flush] = ev._NP_FLUSH[t_bits[flush] | (1 << (x >> 2)) | (1 << (y >> 2))]
             np.maximum(best, v, out=best)
     return best
+
+
+def equity_by_rules(
+    variant: "Variant",
+    hands: Sequence[str | Iterable[Card | str]],
+    board: str | Iterable[Card | str] = (),
+    dead: str | Iterable[Card | str] = (),
+    *,
+    samples: int = 2000,
+    seed: int | None = None,
+) -> list[EquityResult]:
+    """Pot shares for any variant, hi/lo and stud included, by the showdown engine's own readings.
+
+    Each sample completes the board (flop games) or every stud hand to seven cards from the unseen
+    cards, reads each hand as the engine does (high, 8-or-better low, razz low) and splits the pot:
+    hi/lo halves when a low qualifies, otherwise the high takes all. ``win`` is the chance to take
+    the whole pot alone; ``tie`` is the rest of the expected share (split pots, half pots). With
+    nothing left to deal, the one runout is exact.
+
+    >>> from controller.variants import variant_for_code
+    >>> r = equity_by_rules(variant_for_code("FO/8"), ["As2sKdKc", "QhQdJhJd"], "3c4h8dQsTc")
+    >>> round(r[0].win, 3), round(r[0].tie, 3), round(r[1].tie, 3)
+    (0.0, 0.5, 0.5)
+
+    :raises CardError: a bad or repeated card, or a wrong number of cards for the variant.
+    """
+    import random
+
+    from controller.showdown import read_hand
+
+    hs = [list(_cards(h)) for h in hands]
+    b = list(_cards(board))
+    d = list(_cards(dead))
+    if len(hs) < 2:
+        raise CardError("equity needs at least two hands")
+    seen = [c for h in hs for c in h] + b + d
+    if len(set(seen)) != len(seen):
+        dup = next(c for c in seen if seen.count(c) > 1)
+        raise CardError(f"duplicate card {dup} in the equity input")
+    stud = variant.is_stud
+    need_board = 0 if stud else 5 - len(b)
+    need_hole = [variant.hole_cards - len(h) for h in hs]
+    if need_board < 0 or any(n < 0 for n in need_hole):
+        raise CardError(f"too many cards for {variant.name}")
+    stock = [c for c in FULL_DECK if c not in set(seen)]
+    draws = need_board + sum(need_hole)
+    if draws > len(stock):
+        raise CardError("not enough cards left in the deck for these hands")
+    rng = random.Random(seed)
+    runs = 1 if draws == 0 else samples
+    win = [0.0] * len(hs)
+    share = [0.0] * len(hs)
+    for _ in range(runs):
+        pick = rng.sample(stock, draws) if draws else []
+        full_board = b + pick[:need_board]
+        k = need_board
+        readings = []
+        for h, n in zip(hs, need_hole):
+            hole = h + pick[k:k + n]
+            k += n
+            readings.append(read_hand(variant, hole, full_board))
+        highs = [r[0].value if r[0] is not None else -1 for r in readings]
+        lows = [r[1].value if r[1] is not None else -1 for r in readings]
+        if variant.evaluation.value == "a5-low":
+            halves = [(1.0, lows)]
+        elif variant.is_hi_lo and max(lows) >= 0:
+            halves = [(0.5, highs), (0.5, lows)]
+        else:
+            halves = [(1.0, highs)]
+        got = [0.0] * len(hs)
+        for weight, values in halves:
+            top = max(values)
+            winners = [i for i, v in enumerate(values) if v == top]
+            for i in winners:
+                got[i] += weight / len(winners)
+        for i, g in enumerate(got):
+            share[i] += g
+            if g == 1.0:
+                win[i] += 1
+    return [EquityResult(w / runs, (s - w) / runs) for w, s in zip(win, share)]

@@ -95,7 +95,12 @@ def test_broadcast_view_and_equities() -> None:
     pre = equities_for("NT", {1: ["As", "Ah"], 2: ["Kd", "Kc"], 3: ["7c", "2d"]}, [])
     assert pre is not None and pre["method"].startswith("monte carlo")
     assert pre == equities_for("NT", {1: ["As", "Ah"], 2: ["Kd", "Kc"], 3: ["7c", "2d"]}, [])  # seeded
-    assert equities_for("F7S", {1: ["As", "Ah", "2c"], 2: ["Kd", "Kc", "3c"]}, []) is None
+    stud = equities_for("F7S", {1: ["As", "Ah", "2c"], 2: ["Kd", "Kc", "3c"]}, [])
+    assert stud["method"].startswith("monte carlo") and stud["seats"]["1"]["equity"] > 0.6
+    hilo = equities_for("FO/8", {1: ["As", "2s", "Kd", "Kc"], 2: ["Qh", "Qd", "Jh", "Jd"]},
+                        ["3c", "4h", "8d", "Qs", "Tc"])
+    assert hilo["method"] == "exact"  # nothing left to deal: one runout
+    assert hilo["seats"]["1"]["equity"] == 0.5 and hilo["seats"]["2"]["equity"] == 0.5
     assert equities_for("NT", {1: ["As", None], 2: ["Kd", "Kc"]}, []) is None
     omaha = equities_for("PO", {1: ["As", "Ah", "2c", "3c"], 2: ["Kd", "Kc", "Qd", "Jd"]}, ["Qs", "9h", "4c"])
     assert omaha is not None and omaha["method"] == "exact"

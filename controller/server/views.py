@@ -224,11 +224,25 @@ def _equity_cached(hands: tuple[tuple[str, ...], ...], board: tuple[str, ...], d
     return tuple((r.win, r.tie) for r in res)
 
 
+RULES_EQUITY_SAMPLES = 1500
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_equity_cached(code: str, hands: tuple[tuple[str, ...], ...], board: tuple[str, ...],
+                         dead: tuple[str, ...]) -> tuple[tuple[float, float], ...]:
+    from controller.equity import equity_by_rules
+    from controller.variants import variant_for_code
+
+    res = equity_by_rules(variant_for_code(code), [list(h) for h in hands], list(board), list(dead),
+                          samples=RULES_EQUITY_SAMPLES, seed=EQUITY_SEED)
+    return tuple((r.win, r.tie) for r in res)
+
+
 def equities_for(variant_code: str, hands: Mapping[int, Sequence[str]], board: Sequence[str],
                  dead: Iterable[str] = ()) -> dict[str, Any] | None:
-    """Win and tie shares for Hold'em and Omaha high: exact heads-up from the flop on (and on the
-    turn and river), Monte Carlo with a fixed seed otherwise. ``None`` when it does not apply
-    (stud, hi/lo, fewer than two hands, unknown cards).
+    """Win and tie shares: Hold'em and Omaha high exact heads-up from the flop on (and on the turn
+    and river), Monte Carlo with a fixed seed otherwise; stud, razz and hi/lo games by Monte Carlo
+    over the engine's own readings. ``None`` with fewer than two hands or unknown cards.
 
     >>> e = equities_for("NT", {1: ["As", "Ah"], 3: ["Kd", "Kc"]}, ["Qs", "9h", "4c"])
     >>> e["method"], round(e["seats"]["1"]["win"], 4)
@@ -240,11 +254,22 @@ def equities_for(variant_code: str, hands: Mapping[int, Sequence[str]], board: S
         v = variant_for_code(variant_code)
     except (KeyError, ValueError):
         return None
-    if v.family is Family.STUD or v.evaluation is not Evaluation.HIGH or len(hands) < 2:
+    if len(hands) < 2:
         return None
     seats = sorted(hands)
     cards = [tuple(hands[s]) for s in seats]
-    if any(c is None for h in cards for c in h) or len({len(h) for h in cards}) != 1:
+    if any(c is None for h in cards for c in h):
+        return None
+    if v.family is Family.STUD or v.evaluation is not Evaluation.HIGH:
+        # Stud, razz and hi/lo: Monte Carlo by the engine's own readings (exact with nothing to come).
+        try:
+            res = _rules_equity_cached(variant_code, tuple(cards), tuple(board), tuple(sorted(set(dead))))
+        except (CardError, ValueError):
+            return None
+        complete = all(len(h) == v.hole_cards for h in cards) and (v.is_stud or len(board) == 5)
+        return {"method": "exact" if complete else f"monte carlo ({RULES_EQUITY_SAMPLES:,} runouts)",
+                "seats": {str(s): {"win": w, "tie": t, "equity": w + t} for s, (w, t) in zip(seats, res)}}
+    if len({len(h) for h in cards}) != 1:
         return None
     exact = (len(seats) == 2 and len(board) >= 3) or len(board) >= 4
     try:
