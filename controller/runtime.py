@@ -93,11 +93,13 @@ class CameraLink:
 
 
 class CameraRunner:
-    """Reads a frame source on a thread and feeds :class:`CameraLink` a few times a second."""
+    """Reads a frame source (device, video file, stream, stills) on a thread and feeds
+    :class:`CameraLink` a few frames a second. A source that ends or drops is reopened (a video
+    file loops; a camera that comes back is picked up again) and surveillance gets an alert."""
 
-    def __init__(self, link: CameraLink, source: Any, fps: float = 4.0) -> None:
+    def __init__(self, link: CameraLink, spec: str, fps: float = 4.0) -> None:
         self.link = link
-        self.source = source
+        self.spec = spec
         self.period = 1.0 / fps
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
@@ -107,17 +109,31 @@ class CameraRunner:
         return self
 
     def _run(self) -> None:
+        from vision.sources import SourceError, open_source
+
         while not self._stop.is_set():
-            frame = self.source.read()
-            if frame is None:
-                self.link.service.alert("camera_offline", detail="no frame from the camera source")
-                self._stop.wait(2.0)
-                continue
             try:
-                self.link.look(frame)
-            except Exception as exc:  # a bad frame must not stop the camera
-                self.link.service.alert("camera_error", detail=str(exc))
-            self._stop.wait(self.period)
+                source = open_source(self.spec)
+            except SourceError as exc:
+                self.link.service.alert("camera_offline", detail=str(exc))
+                self._stop.wait(5.0)
+                continue
+            frames = 0
+            try:
+                for _, frame in source:
+                    if self._stop.is_set():
+                        break
+                    frames += 1
+                    try:
+                        self.link.look(frame)
+                    except Exception as exc:  # a bad frame must not stop the camera
+                        self.link.service.alert("camera_error", detail=str(exc))
+                    self._stop.wait(self.period)
+            finally:
+                source.close()
+            if not self._stop.is_set() and (frames == 0 or not pathlib.Path(self.spec).is_file()):
+                self.link.service.alert("camera_offline", detail=f"{self.spec}: no more frames; reopening")
+                self._stop.wait(2.0)
 
     def stop(self) -> None:
         self._stop.set()

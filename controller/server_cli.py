@@ -87,11 +87,11 @@ def run_serve(args: argparse.Namespace) -> int:
     reader = ReaderRunner(service, port, cfg.deck_paths(base), leave_after=cfg.reader.leave_after).start()
     camera = None
     if cfg.camera and not args.no_camera:
-        from vision.sources import open_source
-
         link = _camera(cfg, base, service)
         source = link.camera.source
-        camera = CameraRunner(link, open_source(source if not source.isdigit() else int(source))).start()
+        if not (source.isdigit() or "://" in source or pathlib.Path(source).is_absolute()):
+            source = str(base / source)
+        camera = CameraRunner(link, source).start()
     tokens = _tokens(cfg)
     if cfg.generated_tokens:
         print("demo mode: generated tokens (never on a real table)")

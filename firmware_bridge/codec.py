@@ -16,6 +16,8 @@ True
 
 from __future__ import annotations
 
+import abc
+
 import binascii
 import dataclasses
 import enum
@@ -149,18 +151,20 @@ def _check_uid(uid: bytes) -> None:
         raise ValueError(f"uid must be 8 bytes, not {len(uid)}")
 
 
-class _Message:
+class _Message(abc.ABC):
     __slots__ = ()
     TYPE: ClassVar[MsgType]
     EVENT: ClassVar[bool] = False
     seq: int
 
-    def payload(self) -> bytes:  # pragma: no cover - every subclass overrides
-        raise NotImplementedError
+    @abc.abstractmethod
+    def payload(self) -> bytes:
+        """The message's payload bytes (every message type defines its layout)."""
 
     @classmethod
-    def from_payload(cls, payload: bytes, seq: int) -> Message:  # pragma: no cover
-        raise NotImplementedError
+    @abc.abstractmethod
+    def from_payload(cls, payload: bytes, seq: int) -> Message:
+        """Parse a payload of this type."""
 
 
 def _fixed(cls: type, fmt: struct.Struct, payload: bytes, seq: int) -> Message:

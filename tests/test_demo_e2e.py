@@ -112,6 +112,28 @@ def test_serve_runs_a_table_from_its_configuration_file(tmp_path):
         assert refused.status_code == 400 and "duplicate card As" in refused.json()["error"]
         state = httpx.get(f"{base}/api/v1/dealer/state", headers=dealer, timeout=10).json()
         assert "As" not in str(state)  # never a hole card that was not tabled, to the dealer
+        # Play it to a showdown by hand entry: the camera (the configured video file) judges the
+        # tabled seats and its verdicts reach the log.
+        assert cmd("deal", seat=2, cards="KsKd").status_code == 200
+        assert cmd("check_call", seat=2).status_code == 200
+        assert cmd("check_call", seat=1).status_code == 200
+        for cards in ("2c7d9s", "Jh", "3d"):
+            assert cmd("deal", seat=None, cards=cards).status_code == 200
+            assert cmd("check_call", seat=1).status_code == 200
+            assert cmd("check_call", seat=2).status_code == 200
+        assert cmd("table_hand", seat=1).status_code == 200
+        sv = {"Authorization": "Bearer surveillance-token-0123456789"}
+        deadline = time.monotonic() + 30
+        kinds = []
+        while time.monotonic() < deadline:
+            events = httpx.get(f"{base}/api/v1/surveillance/events?since=0&limit=1000", headers=sv,
+                               timeout=10).json()
+            events = events if isinstance(events, list) else events.get("events", [])
+            kinds = [e["kind"] for e in events]
+            if "seat_view" in kinds:
+                break
+            time.sleep(0.5)
+        assert "seat_view" in kinds, kinds
     finally:
         proc.send_signal(signal.SIGINT)
         try:

@@ -6,6 +6,8 @@ frames and a ``close()``; use it as a context manager.
 
 from __future__ import annotations
 
+import abc
+
 import pathlib
 from collections.abc import Iterator
 
@@ -18,13 +20,14 @@ class SourceError(OSError):
     """A frame source that cannot be opened or read."""
 
 
-class FrameSource:
+class FrameSource(abc.ABC):
     """Base: iterate ``(index, frame)``; ``is_still`` tells whether frames are independent stills."""
 
     is_still = False
 
-    def __iter__(self) -> Iterator[tuple[int, np.ndarray]]:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abc.abstractmethod
+    def __iter__(self) -> Iterator[tuple[int, np.ndarray]]:
+        """Frames in order, with their index."""
 
     def close(self) -> None:
         pass
