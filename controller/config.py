@@ -96,6 +96,10 @@ class TableSection(_Model):
     """Demo mode: generated role tokens are allowed. Never on a real table."""
     database: str = "var/table.db"
     """The event log (SQLite file)."""
+    durability: Literal["full", "normal"] = "full"
+    """``full``: every event is fsynced before anyone is told of it (survives a power cut).
+    ``normal``: SQLite WAL without the per-event fsync: survives a crash of the controller but can
+    lose the last events on a power cut; only with a UPS and when the disk's fsync is too slow."""
 
 
 class StakesSection(_Model):

@@ -34,7 +34,7 @@ def open_service(cfg: Any, base_dir: pathlib.Path, *, clock: Callable[[], float]
 
     path = cfg.database_path(base_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
-    log = EventLog(path, table_id=cfg.table.id, clock=clock)
+    log = EventLog(path, table_id=cfg.table.id, clock=clock, synchronous=cfg.table.durability.upper())
     service = TableService(cfg.game(), log, broadcast_delay=cfg.broadcast.delay_seconds, clock=clock)
     service.frames_dir = path.parent / f"{path.stem}-frames"
     return service
