@@ -210,9 +210,25 @@ class OnnxRecognizer:
                         masks: detect.Masks | None = None,
                         felt: tuple[float, float, float] | None = None) -> list[Detection]:
         """:meth:`recognize`, reusing masks the caller already computed for ``roi``."""
-        corners = detect.find_corners(frame, self.card_width, roi, masks, felt)
-        readings = self.read_corners(frame, corners)
-        return assemble(corners, readings, self.threshold)
+        width = self.card_width
+        if width is None:
+            if masks is None:
+                sub = frame if roi is None else frame[roi[1] : roi[1] + roi[3], roi[0] : roi[0] + roi[2]]
+                masks = detect.card_masks(sub, None, felt)
+            width = detect.estimate_card_width(masks.white)
+        if width is not None:
+            corners = detect.find_corners(frame, width, roi, masks, felt)
+            return assemble(corners, self.read_corners(frame, corners), self.threshold)
+        # No card width known: try a ladder of widths and keep the one whose crops read best (the
+        # classifier refuses index crops at the wrong scale).
+        best: tuple[float, list[Detection]] = (-1.0, [])
+        for w in detect.WIDTH_LADDER:
+            corners = detect.find_corners(frame, w, roi, masks, felt)
+            readings = self.read_corners(frame, corners)
+            score = sum(r.confidence for r in readings if r.card is not None and r.confidence >= 0.5)
+            if score > best[0]:
+                best = (score, assemble(corners, readings, self.threshold))
+        return best[1]
 
 
 def assemble(corners: Sequence[detect.Corner], readings: Sequence[Reading], threshold: float) -> list[Detection]:
