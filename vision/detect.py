@@ -348,7 +348,8 @@ def find_backs(masks: Masks, card_width: float | None, offset: tuple[int, int] =
     return out
 
 
-def scan_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0, 0)) -> list[Corner]:
+def scan_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0, 0), split: bool = False,
+                 ) -> list[Corner]:
     """Index corners of cards in a fan, found from their print rather than their outline.
 
     In a fanned hand the cards above the lowest one show their index next to the hand's outer
@@ -366,14 +367,16 @@ def scan_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0, 
     hgt, wid = F.shape
     W = float(card_width)
     H = W * ASPECT
-    contours, _ = cv2.findContours(F, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contours = list(cv2.findContours(F, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0])
+    if split:  # the outlines of the cut-apart regions too: edges of cards lying on cards
+        contours += list(cv2.findContours(masks.white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0])
     out: list[Corner] = []
     ds = np.arange(0.05 * H, 0.19 * H, max(1.0, 0.01 * H))
     gap = max(2, int(round(0.035 * W)))
     for c in contours:
         if cv2.contourArea(c) < 0.3 * W * H:
             continue
-        poly = _polygon(c, max(1.5, 0.02 * W))
+        poly = _polygon(c, max(1.5, EPS * W))
         n = len(poly)
         for i in range(n):
             a, b = poly[i], poly[(i + 1) % n]
@@ -415,3 +418,6 @@ def scan_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0, 
                 out.append(Corner((float(p[0] + offset[0]), float(p[1] + offset[1])), (float(u[0]), float(u[1])),
                                   (float(nrm[0]), float(nrm[1])), W))
     return out
+
+
+EPS = 0.05
