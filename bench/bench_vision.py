@@ -3,7 +3,9 @@ safety on ten-seat table views, and per-frame latency on one core.
 
     python bench/bench_vision.py --scenes 300 --tables 40 [--json var/bench.json]
 
-Scenes are rendered from seeds no training run uses (``default_rng([424242, i])``).
+Scenes are rendered from seeds no training run uses (``default_rng([424242, i])``). Deck sets: seen
+(the training decks), unseen (procedural decks never trained on) and, when it has been fetched
+(``python -m vision.fetch_deck``), letele (a real CC0 deck design, never trained on).
 
 Card reads:
   right  = face-up cards with an index corner fully in view, read as the right card at or above the
@@ -139,7 +141,12 @@ def main(argv=None) -> int:
     if not args.skip_latency:
         out["latency"] = latency(rec)
         print(json.dumps(out["latency"]), flush=True)
-    for name, decks in (("seen", render.TRAIN_DECKS), ("unseen", render.UNSEEN_DECKS)):
+    sets = [("seen", render.TRAIN_DECKS), ("unseen", render.UNSEEN_DECKS)]
+    if render.available((render.LETELE,)):  # fetched by `python -m vision.fetch_deck`
+        sets.append(("letele", (render.LETELE,)))
+    else:
+        print("letele deck not fetched (python -m vision.fetch_deck): left out", flush=True)
+    for name, decks in sets:
         out[f"reads_{name}"] = read_accuracy(rec, decks, args.scenes)
         print(name, json.dumps({k: v for k, v in out[f"reads_{name}"].items() if k != "wrong_examples"}), flush=True)
         if args.tables:

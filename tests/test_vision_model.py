@@ -12,6 +12,8 @@ from controller.cards import Card
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 MODEL = REPO / "models" / "card_index.onnx"
+SEEN_FLOOR = 0.65
+UNSEEN_FLOOR = 0.4
 
 
 @pytest.fixture(scope="module")
@@ -51,9 +53,49 @@ def test_reads_rendered_cards_without_wrong_reads(recognizer):
                 right += any(str(d.card) == t.card for d in dets)
     assert readable > 10
     assert wrong == 0  # precision first: nothing read above the threshold is wrong
-    # Recall is the known weak point of the shipped model (see models/README.md): the corner
-    # finder misses many fanned cards. Guard only against a total regression here.
-    assert right >= 1
+    assert right >= 0.5 * readable
+
+
+def _sample_reads(recognizer, decks, seed: int, n: int) -> tuple[int, int, int]:
+    """(readable, right, wrong) over ``n`` seeded hard scenes: fanned hands, chips, fingers, glare."""
+    from vision import render
+
+    readable = right = wrong = 0
+    for i in range(n):
+        rng = np.random.default_rng([seed, i])
+        scene = render.render_scene(rng, decks, width=800, height=600)
+        dets = [d for d in recognizer.recognize(scene.image)
+                if d.card is not None and d.confidence >= recognizer.threshold]
+        hit = set()
+        for d in dets:  # right when one of the cards lying there (cards may be stacked) is it
+            near = sorted(scene.cards, key=lambda t: np.hypot(t.center[0] - d.center[0], t.center[1] - d.center[1]))
+            ok = [t for t in near[:3] if t.card == str(d.card) and t.face_up
+                  and np.hypot(t.center[0] - d.center[0], t.center[1] - d.center[1]) < 0.45 * scene.card_width]
+            if ok:
+                hit.add(ok[0].card)
+            else:
+                wrong += 1
+        for t in scene.cards:
+            if t.readable:
+                readable += 1
+                right += t.card in hit
+    return readable, right, wrong
+
+
+def test_recall_floor_on_seeded_scenes(recognizer):
+    """Recall, not only precision: most readable cards in a seeded sample are read right, with the
+    card width estimated (as ``vision read`` does) on seen decks and on decks never trained on.
+    Floors sit a margin under the measured figures (models/README.md) so noise does not trip them;
+    they catch a corner finder or model that stops reading."""
+    from vision import render
+
+    readable, right, wrong = _sample_reads(recognizer, render.TRAIN_DECKS, 31337, 12)
+    assert readable >= 40
+    assert wrong == 0
+    assert right / readable >= SEEN_FLOOR, (right, readable)
+    readable, right, wrong = _sample_reads(recognizer, render.UNSEEN_DECKS, 31337, 8)
+    assert wrong <= 1
+    assert right / readable >= UNSEEN_FLOOR, (right, readable)
 
 
 def test_backs_and_felt_are_not_read(recognizer):

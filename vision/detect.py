@@ -58,6 +58,10 @@ class Masks:
     """Anything not felt (uint8 0/255)."""
     raw: np.ndarray | None = None
     """Bright unsaturated pixels before holes are filled (uint8 0/255): tells a back from a face."""
+    filled: np.ndarray | None = None
+    """Card stock with holes filled, before overlapping cards are cut apart (uint8 0/255)."""
+    ink: np.ndarray | None = None
+    """Print on card stock: inside ``filled`` but not bright and unsaturated (uint8 0/255)."""
 
 
 def felt_stats(frame: np.ndarray) -> tuple[float, float, float]:
@@ -84,11 +88,13 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     felt_h, felt_s, felt_v = felt if felt is not None else felt_stats(frame)
     s_thr = max(35.0, min(90.0, felt_s * 0.45))
     v_thr = max(70.0, min(200.0, felt_v * 1.15 + 10))
-    raw = ((s < s_thr) & (v > v_thr)).astype(np.uint8) * 255
-    raw = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    raw0 = ((s < s_thr) & (v > v_thr)).astype(np.uint8) * 255
+    raw = cv2.morphologyEx(raw0, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(raw, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     white = np.zeros_like(raw)
     cv2.drawContours(white, contours, -1, 255, -1)
+    filled = white.copy()
+    ink = cv2.bitwise_and(filled, cv2.bitwise_not(raw0))
     edges = cv2.Canny(v, 40, 110)
     edges[white == 0] = 0
     min_len = 0.4 * card_width if card_width else 24
@@ -102,7 +108,7 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     dh = np.minimum(dh, 180 - dh)
     fg = ((dh > 12) | (s < s_thr) | (v < felt_v * 0.45)).astype(np.uint8) * 255
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    return Masks(white, fg, raw)
+    return Masks(white, fg, raw, filled, ink)
 
 
 def _polygon(contour: np.ndarray, eps: float) -> np.ndarray:
@@ -164,6 +170,11 @@ def estimate_card_width(white: np.ndarray, min_area: float = 800.0) -> float | N
     if not widths:
         return None
     return float(np.median(widths))
+
+
+WIDTH_LADDER: tuple[float, ...] = (52.0, 66.0, 84.0, 107.0, 136.0)
+"""Card widths (pixels) tried when the card width is neither configured nor measurable from a whole
+card: neighbours are 27% apart, so one is within 12% of any width from 46 to 154 pixels."""
 
 
 def find_corners(
@@ -237,6 +248,11 @@ def find_corners(
                 continue
             out.append(Corner((float(p[0] + ox), float(p[1] + oy)), (float(u[0]), float(u[1])),
                               (float(v[0]), float(v[1])), float(W)))
+    if card_width:
+        for c in scan_corners(masks, card_width, (ox, oy)):
+            if not any(abs(c.point[0] - o.point[0]) + abs(c.point[1] - o.point[1]) < 0.06 * c.width
+                       and c.u[0] * o.u[0] + c.u[1] * o.u[1] > 0.9 for o in out):
+                out.append(c)
     return out
 
 
@@ -330,3 +346,78 @@ def find_backs(masks: Masks, card_width: float | None, offset: tuple[int, int] =
             centres.append(centre)
             out.append((cv2.boxPoints(rect) + np.array(offset, np.float32)).astype(np.float32))
     return out
+
+
+def scan_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0, 0), split: bool = False,
+                 ) -> list[Corner]:
+    """Index corners of cards in a fan, found from their print rather than their outline.
+
+    In a fanned hand the cards above the lowest one show their index next to the hand's outer
+    edge while their own corner lies on another card (white on white: no outline to find). Along
+    every straight stretch of the outline of the card stock (overlapping cards not cut apart), the
+    band where indices are printed is scanned for the start of print; each start proposes an index
+    corner just before it, on the outline, with the edge as the card's short side. The classifier
+    refuses the proposals that are not index corners (pips, court-card frames, shadows).
+    """
+    import cv2
+
+    if masks.filled is None or masks.ink is None or not card_width:
+        return []
+    F, ink = masks.filled, masks.ink
+    hgt, wid = F.shape
+    W = float(card_width)
+    H = W * ASPECT
+    contours = list(cv2.findContours(F, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0])
+    if split:  # the outlines of the cut-apart regions too: edges of cards lying on cards
+        contours += list(cv2.findContours(masks.white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0])
+    out: list[Corner] = []
+    ds = np.arange(0.05 * H, 0.19 * H, max(1.0, 0.01 * H))
+    gap = max(2, int(round(0.035 * W)))
+    for c in contours:
+        if cv2.contourArea(c) < 0.3 * W * H:
+            continue
+        poly = _polygon(c, max(1.5, EPS * W))
+        n = len(poly)
+        for i in range(n):
+            a, b = poly[i], poly[(i + 1) % n]
+            L = float(np.linalg.norm(b - a))
+            if L < 0.2 * W:
+                continue
+            e = (b - a) / L
+            nrm = np.array([-e[1], e[0]])
+            mid = (a + b) / 2
+            if cv2.pointPolygonTest(c, (float(mid[0] + 3 * nrm[0]), float(mid[1] + 3 * nrm[1])), False) < 0:
+                nrm = -nrm
+            if e[0] * nrm[1] - e[1] * nrm[0] > 0:
+                s0, u = a, e
+            else:
+                s0, u = b, -e
+            ts = np.arange(-0.08 * W, L, 1.0)
+            pts = s0[None, None, :] + ts[:, None, None] * u + ds[None, :, None] * nrm
+            xi = np.rint(pts[..., 0]).astype(np.int32)
+            yi = np.rint(pts[..., 1]).astype(np.int32)
+            ok = (xi >= 0) & (xi < wid) & (yi >= 0) & (yi < hgt)
+            vals = np.zeros(xi.shape, bool)
+            vals[ok] = ink[yi[ok], xi[ok]] > 0
+            col = vals.sum(axis=1) >= 2
+            for k0 in np.nonzero(col)[0]:
+                if k0 < gap or col[k0 - gap : k0].any():
+                    continue
+                if col[k0 : k0 + gap].sum() < 0.5 * gap:
+                    continue
+                p = s0 + (ts[k0] - 0.05 * W) * u
+                # put the corner on the card's own edge: the first card stock inward from outside
+                q = p + 0.05 * W * u
+                probe = np.arange(-0.12 * W, 0.08 * W, 1.0)
+                pp = q[None, :] + probe[:, None] * nrm
+                px = np.clip(np.rint(pp[:, 0]).astype(np.int32), 0, wid - 1)
+                py = np.clip(np.rint(pp[:, 1]).astype(np.int32), 0, hgt - 1)
+                inside = F[py, px] > 0
+                if inside.any():
+                    p = p + probe[int(np.argmax(inside))] * nrm
+                out.append(Corner((float(p[0] + offset[0]), float(p[1] + offset[1])), (float(u[0]), float(u[1])),
+                                  (float(nrm[0]), float(nrm[1])), W))
+    return out
+
+
+EPS = 0.05

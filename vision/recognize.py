@@ -25,7 +25,7 @@ from vision import detect
 NOT_INDEX = 52
 N_CLASSES = 53
 DEFAULT_MODEL = pathlib.Path(__file__).resolve().parents[1] / "models" / "card_index.onnx"
-DEFAULT_THRESHOLD = 0.97
+DEFAULT_THRESHOLD = 0.99
 
 
 @dataclasses.dataclass(frozen=True)
@@ -208,11 +208,29 @@ class OnnxRecognizer:
 
     def recognize_masks(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None = None,
                         masks: detect.Masks | None = None,
-                        felt: tuple[float, float, float] | None = None) -> list[Detection]:
-        """:meth:`recognize`, reusing masks the caller already computed for ``roi``."""
-        corners = detect.find_corners(frame, self.card_width, roi, masks, felt)
-        readings = self.read_corners(frame, corners)
-        return assemble(corners, readings, self.threshold)
+                        felt: tuple[float, float, float] | None = None,
+                        card_width: float | None = None) -> list[Detection]:
+        """:meth:`recognize`, reusing masks the caller already computed for ``roi``; ``card_width``
+        (the camera's, when the recogniser has none of its own) saves measuring it."""
+        width = self.card_width or card_width
+        if width is None:
+            if masks is None:
+                sub = frame if roi is None else frame[roi[1] : roi[1] + roi[3], roi[0] : roi[0] + roi[2]]
+                masks = detect.card_masks(sub, None, felt)
+            width = detect.estimate_card_width(masks.white)
+        if width is not None:
+            corners = detect.find_corners(frame, width, roi, masks, felt)
+            return assemble(corners, self.read_corners(frame, corners), self.threshold)
+        # No card width known: try a ladder of widths and keep the one whose crops read best (the
+        # classifier refuses index crops at the wrong scale).
+        best: tuple[float, list[Detection]] = (-1.0, [])
+        for w in detect.WIDTH_LADDER:
+            corners = detect.find_corners(frame, w, roi, masks, felt)
+            readings = self.read_corners(frame, corners)
+            score = sum(r.confidence for r in readings if r.card is not None and r.confidence >= 0.5)
+            if score > best[0]:
+                best = (score, assemble(corners, readings, self.threshold))
+        return best[1]
 
 
 def assemble(corners: Sequence[detect.Corner], readings: Sequence[Reading], threshold: float) -> list[Detection]:
@@ -220,6 +238,7 @@ def assemble(corners: Sequence[detect.Corner], readings: Sequence[Reading], thre
     (they are not index corners at all); a group with index-like but unreadable corners is kept as an
     unreadable card."""
     out = []
+    widths: list[float] = []
     for g in group_corners(corners):
         rs = [readings[i] for i in g]
         card, conf, n = combine(rs, threshold)
@@ -230,4 +249,42 @@ def assemble(corners: Sequence[detect.Corner], readings: Sequence[Reading], thre
         lead = next((i for i in g if readings[i].card == card), g[0])
         quad = corners[lead].card_quad()
         out.append(Detection(card, conf, tuple((float(x), float(y)) for x, y in quad), n))
-    return out
+        widths.append(corners[lead].width)
+    return merge_duplicates(out, widths, threshold)
+
+
+def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], threshold: float,
+                     radius: float = 0.25) -> list[Detection]:
+    """One detection per card: proposals of one card made from several corners or edges imply
+    nearly the same card (centres within ``radius`` card widths). The strongest reading of a place
+    stands for it; weaker or unreadable ones there are dropped; two different cards read at or
+    above ``threshold`` at one place make it unreadable.
+
+    >>> from controller.cards import Card
+    >>> q = ((0.0, 0.0), (63.0, 0.0), (63.0, 88.0), (0.0, 88.0))
+    >>> d = [Detection(Card.parse("As"), 0.999, q), Detection(None, 0.8, q), Detection(Card.parse("Ks"), 0.7, q)]
+    >>> [(str(x.card), x.confidence) for x in merge_duplicates(d, [63.0] * 3, 0.99)]
+    [('As', 0.999)]
+    """
+    order = sorted(range(len(dets)), key=lambda i: (dets[i].card is not None, dets[i].confidence), reverse=True)
+    kept: list[Detection] = []
+    kept_w: list[float] = []
+    for i in order:
+        d = dets[i]
+        c = np.array(d.center)
+        clash = None
+        for k, (e, w) in enumerate(zip(kept, kept_w)):
+            if float(np.linalg.norm(c - np.array(e.center))) < radius * max(w, widths[i]):
+                clash = k
+                break
+        if clash is None:
+            kept.append(d)
+            kept_w.append(widths[i])
+            continue
+        e = kept[clash]
+        if (d.card is not None and e.card is not None and d.card != e.card
+                and d.confidence >= threshold):
+            kept[clash] = dataclasses.replace(e, card=None, indices_read=0)
+        elif d.card == e.card and d.card is not None:
+            kept[clash] = dataclasses.replace(e, indices_read=max(e.indices_read, d.indices_read))
+    return kept

@@ -32,7 +32,7 @@ def zone_evidence(frame: np.ndarray, zone: SeatZone, recognizer: Recognizer,
     sub = frame[y : y + rh, x : x + rw]
     masks = detect.card_masks(sub, card_width, felt)
     if hasattr(recognizer, "recognize_masks"):
-        dets = recognizer.recognize_masks(frame, roi, masks, felt)
+        dets = recognizer.recognize_masks(frame, roi, masks, felt, card_width)
     else:
         dets = recognizer.recognize(frame, roi)
     dets = [d for d in dets if zone.contains(*d.center)]
