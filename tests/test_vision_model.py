@@ -12,7 +12,7 @@ from controller.cards import Card
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 MODEL = REPO / "models" / "card_index.onnx"
-SEEN_FLOOR = 0.65
+SEEN_FLOOR = 0.6
 UNSEEN_FLOOR = 0.4
 
 

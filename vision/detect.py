@@ -177,6 +177,11 @@ WIDTH_LADDER: tuple[float, ...] = (52.0, 66.0, 84.0, 107.0, 136.0)
 card: neighbours are 27% apart, so one is within 12% of any width from 46 to 154 pixels."""
 
 
+SCAN_EPS = 0.035
+"""Outline simplification for the print scan, in card widths: small steps between the edges of
+fanned cards merge into one straight stretch."""
+
+
 def find_corners(
     frame: np.ndarray,
     card_width: float | None = None,
@@ -376,7 +381,7 @@ def scan_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0, 
     for c in contours:
         if cv2.contourArea(c) < 0.3 * W * H:
             continue
-        poly = _polygon(c, max(1.5, EPS * W))
+        poly = _polygon(c, max(1.5, SCAN_EPS * W))
         n = len(poly)
         for i in range(n):
             a, b = poly[i], poly[(i + 1) % n]
@@ -419,5 +424,3 @@ def scan_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0, 
                                   (float(nrm[0]), float(nrm[1])), W))
     return out
 
-
-EPS = 0.05

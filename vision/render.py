@@ -61,6 +61,8 @@ class DeckStyle:
     """back colour, BGR."""
     border: bool = False
     """a thin printed frame line inside the card edge."""
+    outline: bool = False
+    """a dark line round the card's very edge, as some printed decks have."""
     images: str | None = None
     """Folder (relative to the repository) of ready-made card images, ``<S><r>.png`` as in the
     ``@letele/playing-cards`` package (``Sa.png``, ``H10.png``, ``Dq.png``, backs ``B1.png``);
@@ -85,6 +87,15 @@ TRAIN_DECKS: tuple[DeckStyle, ...] = (
     DeckStyle("bookman", "URW Bookman:light", "poly", (0.24, 0.33, 0.11), ten_text="10", back=(40, 100, 100)),
     DeckStyle("dejavu-mono", "DejaVu Sans Mono:bold", "poly", (0.25, 0.35, 0.12), index_scale=1.15,
               four_colour=True, back=(90, 20, 20)),
+    # small, light indices close to the edge, some with an outlined card edge (as many printed decks)
+    DeckStyle("freeserif-small", "FreeSerif", "glyph:FreeSerif", index_scale=0.65, index_x=0.07, outline=True,
+              back=(30, 30, 140)),
+    DeckStyle("liberation-serif-small", "Liberation Serif", "poly", (0.25, 0.33, 0.10), index_scale=0.7,
+              index_x=0.075, outline=True, back=(120, 60, 30)),
+    DeckStyle("dejavu-sans-book", "DejaVu Sans:book", "poly", (0.26, 0.32, 0.11), index_scale=0.75,
+              index_x=0.08, back=(50, 50, 50)),
+    DeckStyle("nimbus-roman-regular", "Nimbus Roman", "glyph:DejaVu Sans", index_scale=0.8, index_x=0.08,
+              outline=True, four_colour=True, back=(30, 100, 60)),
 )
 """Decks the model is trained on."""
 
@@ -295,6 +306,12 @@ def card_face(deck: DeckStyle, card: str) -> np.ndarray:
         p = _pip(deck, suit, 34)
         _paste(img, p, x0 + 6, y0 + 6)
         _paste(img, p[::-1, ::-1], x1 - 40, y1 - 40)
+    if deck.outline:
+        import cv2
+
+        m = _rounded_mask()
+        ring = (m > 0) & (cv2.erode(m, np.ones((5, 5), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0) == 0)
+        img[ring] = (45, 45, 45)
     # indices: top-left, and the same rotated 180 degrees at bottom-right
     s = deck.index_scale
     rh = int(CARD_H * 0.105 * s)

@@ -1,14 +1,15 @@
 """Train the index-corner classifier and export ``models/card_index.onnx``.
 
-    python -m vision.train            # 5000 scenes, 12 epochs, 16 channels -> models/card_index.onnx
+    python -m vision.train            # 4000 scenes, 9 epochs, 20 channels -> models/card_index.onnx
+    python -m vision.train --calibrate-only models/card_index.onnx   # threshold only
 
 Needs the training extra (PyTorch, onnx) and Pillow plus the fonts named by the decks in
 :mod:`vision.render` (Debian: fonts-dejavu fonts-liberation fonts-freefont-ttf fonts-urw-base35
 fonts-noto-core). Nothing is downloaded: every card is drawn here from fonts and shapes.
 
 Data: rendered scenes (seeded) of the training decks; every corner candidate the classical finder
-(:func:`vision.detect.find_corners`) proposes is cropped and labelled against the scene's truth: the
-card when it is a fully visible index corner, "not an index" when it is anything else (back, other
+(:func:`vision.detect.find_corners`: outline corners and the print scan) proposes is cropped and
+labelled against the scene's truth: the card when it is a fully visible index corner, "not an index" when it is anything else (back, other
 corner, crossing edges, chip, finger, index mostly covered); half-covered indices are left out.
 So the classifier learns exactly the crops it will see at run time, negatives included.
 """
@@ -254,12 +255,12 @@ def scene_reads(model_path: pathlib.Path, decks, seeds) -> tuple[list[tuple[floa
     return reads, readable
 
 
-def calibrate_scenes(model_path: pathlib.Path, n: int = 300, max_wrong: float = 2.5e-4, floor: float = 0.99,
+def calibrate_scenes(model_path: pathlib.Path, n: int = 300, max_wrong: float = 1e-3, floor: float = 0.995,
                      ) -> tuple[float, dict]:
     """Threshold from whole held-out validation scenes of the training decks (seeds
     ``[60606, i]``, used by nothing else): the smallest threshold, at least ``floor``, at which wrong
-    reads per readable card are at most ``max_wrong`` (a quarter of the 1 in 1,000 target). The
-    floor keeps a margin for decks and cameras the validation scenes do not show."""
+    reads per readable card are at most ``max_wrong`` (the 1 in 1,000 target). The floor keeps a
+    margin for decks and cameras the validation scenes do not show."""
     reads, readable = scene_reads(model_path, render.TRAIN_DECKS, [[60606, i] for i in range(n)])
     conf = np.array([c for c, _ in reads])
     ok = np.array([r for _, r in reads])
@@ -314,13 +315,13 @@ def export(model, out: pathlib.Path, threshold: float) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenes", type=int, default=3000)
+    ap.add_argument("--scenes", type=int, default=4000)
     ap.add_argument("--val-scenes", type=int, default=400)
-    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--epochs", type=int, default=9)
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--channels", type=int, default=16, help="width of the first conv layer")
+    ap.add_argument("--channels", type=int, default=20, help="width of the first conv layer")
     ap.add_argument("--smoothing", type=float, default=0.0, help="label smoothing (caps confidence)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", default=str(REPO / "models" / "card_index.onnx"))
