@@ -157,7 +157,12 @@ def train(args) -> int:
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     t_start = time.time()
-    cache = REPO / "var" / f"train_{args.seed}_{args.scenes}.npz"
+    import hashlib
+
+    # the crops depend on the renderer, the proposers and the labels: key the cache on their code
+    code = hashlib.sha256(b"".join((REPO / "vision" / f).read_bytes()
+                                   for f in ("render.py", "detect.py", "train.py"))).hexdigest()[:10]
+    cache = REPO / "var" / f"train_{args.seed}_{args.scenes}_{args.val_scenes}_{code}.npz"
     if cache.exists():
         d = np.load(cache)
         x_tr, y_tr, x_va, y_va = d["x_tr"], d["y_tr"], d["x_va"], d["y_va"]
