@@ -371,6 +371,9 @@ class DemoDealer:
                     s, identifiable=True, reason=f"verified by the floor (camera: {why or 'no verdict'})"))
 
     def run(self, hands: int | None = None) -> None:
+        if self.service.table.hand_in_progress:
+            # The log continues a demo stopped mid-hand: that hand is void, as after a real misdeal.
+            self.service.command("misdeal", {"reason": "the demo was restarted in the middle of the hand"})
         k = 0
         while not self._stop.is_set() and (hands is None or k < hands):
             self.play(DEMO_HANDS[k % len(DEMO_HANDS)])

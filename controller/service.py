@@ -79,7 +79,12 @@ class TableService:
         self.game = dict(game)
         self.broadcast_delay = broadcast_delay
         self.table = Table.open(settings_from_game(game), log, clock=clock)
-        self.table.configure(game)
+        self.pending_game: dict[str, Any] | None = None
+        """A configuration that differs from the hand in progress: applied when the next hand starts."""
+        try:
+            self.table.configure(game)
+        except TableError:
+            self.pending_game = dict(game)
         self._subs: list[Subscription] = []
         self._alerts: list[dict[str, Any]] = []
         self._frames: dict[int, bytes] = {}
@@ -109,6 +114,9 @@ class TableService:
         with self.lock:
             before = self._last_seq()
             try:
+                if name == "start_hand" and self.pending_game is not None:
+                    self.table.configure(self.pending_game)
+                    self.pending_game = None
                 getattr(self.table, name)(**args)
             except TableError as exc:
                 raise CommandError(str(exc)) from None

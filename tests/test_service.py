@@ -45,3 +45,19 @@ def test_frames_kept_on_disk_survive_a_restart(tmp_path):
     again.frames_dir = tmp_path / "frames"
     assert again.frame(7) == b"\xff\xd8jpeg" and again.frame_seqs() == [7]
     assert again.frame(8) is None
+
+
+def test_changed_configuration_waits_for_the_hand_in_progress(tmp_path):
+    db = tmp_path / "t.db"
+    svc = TableService(GAME, EventLog(db, table_id="s-1"))
+    for seat in (1, 2):
+        svc.command("seat_player", {"seat": seat, "name": f"p{seat}", "stack": 100})
+    svc.command("start_hand", {"button": 2})
+    svc.close()
+    bigger = {**GAME, "stakes": {"small_blind": 5, "big_blind": 10}, "smallest_chip": 5}
+    again = TableService(bigger, EventLog(db, table_id="s-1"))  # restart mid-hand with new stakes
+    assert again.pending_game == bigger
+    assert again.snapshot()["hand"]["pot"] == 3  # the hand in progress keeps its 1/2 blinds
+    again.command("misdeal", {"reason": "test"})
+    again.command("start_hand", {"button": 1})
+    assert again.snapshot()["hand"]["pot"] == 15 and again.pending_game is None
