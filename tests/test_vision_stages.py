@@ -26,6 +26,22 @@ def test_preprocess_standardises_each_crop():
     assert preprocess([]).shape == (0, 1, detect.CROP_H, detect.CROP_W)
 
 
+def test_preprocess_colour_keeps_print_colour_and_drops_tint():
+    a = np.full((2, detect.CROP_H, detect.CROP_W, 3), 235, np.uint8)
+    a[0, 10:20, 5:15] = (20, 20, 20)     # black print
+    a[1, 10:20, 5:15] = (30, 30, 200)    # red print (BGR), same place
+    t = preprocess(a)
+    assert t.shape == (2, 3, detect.CROP_H, detect.CROP_W) and t.dtype == np.float32
+    assert np.allclose(t.mean(axis=(2, 3)), 0.0, atol=1e-5)
+    # black print darkens all channels alike; red print keeps the red channel up
+    assert abs(float(t[0, 2, 15, 10] - t[0, 0, 15, 10])) < 1e-4
+    assert float(t[1, 2, 15, 10] - t[1, 0, 15, 10]) > 1.0
+    # a tint of the light (per-channel offset) does not matter
+    tinted = np.clip(a.astype(np.int16) + np.array([-12, 0, 10]), 0, 255).astype(np.uint8)
+    assert np.allclose(preprocess(tinted), t, atol=0.2)
+    assert preprocess(a[0]).shape == (1, 3, detect.CROP_H, detect.CROP_W)
+
+
 def test_decode_maps_classes_to_cards():
     p = np.full((3, 53), 1e-4, np.float32)
     p[0, Card.parse("2c").index] = 0.98
@@ -85,6 +101,10 @@ def test_find_corners_on_a_drawn_card():
         assert np.linalg.norm(c.center() - [150, 150]) < 8
     crop = detect.crop_corner(frame, corners[0])
     assert crop.shape == (detect.CROP_H, detect.CROP_W) and crop.dtype == np.uint8
+    colour = detect.crop_corner(frame, corners[0], color=True)
+    assert colour.shape == (detect.CROP_H, detect.CROP_W, 3) and colour.dtype == np.uint8
+    gray_frame = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    assert detect.crop_corner(gray_frame, corners[0], color=True).shape == (detect.CROP_H, detect.CROP_W, 3)
 
 
 def test_zone_contains_and_bounds():

@@ -283,8 +283,9 @@ def crop_matrix(corner: Corner, jitter: tuple[float, float, float, float] = (0, 
                      [sx * u[1], sy * v[1], origin[1] + 0.5 * (sx * u[1] + sy * v[1])]], np.float64)
 
 
-def crop_corner(frame: np.ndarray, corner: Corner, jitter=(0, 0, 0, 0)) -> np.ndarray:
-    """The index region of ``corner`` as an upright ``CROP_H x CROP_W`` grayscale crop."""
+def crop_corner(frame: np.ndarray, corner: Corner, jitter=(0, 0, 0, 0), color: bool = False) -> np.ndarray:
+    """The index region of ``corner`` as an upright ``CROP_H x CROP_W`` grayscale crop, or with
+    ``color`` a ``CROP_H x CROP_W x 3`` BGR crop (a grayscale frame is repeated into three channels)."""
     import cv2
 
     gray = frame if frame.ndim == 2 else None
@@ -301,6 +302,8 @@ def crop_corner(frame: np.ndarray, corner: Corner, jitter=(0, 0, 0, 0)) -> np.nd
     else:
         crop = cv2.warpAffine(frame, m, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                               borderMode=cv2.BORDER_REPLICATE)
+    if color:
+        return crop if gray is None else cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
     if gray is None:
         crop = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     return crop

@@ -78,19 +78,30 @@ class Recognizer(Protocol):
 
 
 def preprocess(crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
-    """Stack grayscale ``CROP_H x CROP_W`` uint8 crops into a float32 ``N x 1 x H x W`` tensor.
+    """Stack ``CROP_H x CROP_W`` uint8 crops into a float32 ``N x C x H x W`` tensor: grayscale
+    crops give ``C = 1``, BGR crops (``CROP_H x CROP_W x 3``) give ``C = 3`` in B, G, R order.
 
-    Each crop is standardised on its own (zero mean, unit contrast), so light level and camera gain
-    do not matter.
+    Each crop is standardised on its own, so light level and camera gain do not matter: grayscale
+    to zero mean and unit contrast; in colour every channel loses its own mean (a tint of the light
+    or of the white balance cancels out) and all three are divided by the contrast of the crop's
+    luminance, so the colour of the print (red, black, the blue and green of four-colour decks)
+    survives.
 
     >>> preprocess([np.full((48, 28), 200, np.uint8)]).shape
     (1, 1, 48, 28)
+    >>> preprocess(np.full((2, 48, 28, 3), 200, np.uint8)).shape
+    (2, 3, 48, 28)
     """
     arr = np.asarray(crops, dtype=np.float32)
-    if arr.ndim == 2:
-        arr = arr[None]
     if arr.size == 0:
         return np.zeros((0, 1, detect.CROP_H, detect.CROP_W), np.float32)
+    if arr.ndim == 2 or (arr.ndim == 3 and arr.shape[-1] == 3 and arr.shape[0] == detect.CROP_H):
+        arr = arr[None]
+    if arr.ndim == 4:  # colour, N x H x W x 3 (BGR)
+        lum = arr @ np.array([0.114, 0.587, 0.299], np.float32)
+        mean = arr.mean(axis=(1, 2), keepdims=True)
+        std = lum.std(axis=(1, 2), keepdims=True)[..., None]
+        return ((arr - mean) / (std + 8.0)).transpose(0, 3, 1, 2).astype(np.float32)
     mean = arr.mean(axis=(1, 2), keepdims=True)
     std = arr.std(axis=(1, 2), keepdims=True)
     return ((arr - mean) / (std + 8.0))[:, None].astype(np.float32)
@@ -186,6 +197,10 @@ class OnnxRecognizer:
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
         self.input_hw = (int(inp.shape[2]), int(inp.shape[3]))
+        self.input_channels = int(inp.shape[1])
+        """1: grayscale crops; 3: BGR crops (the suit colours tell spades from clubs)."""
+        if self.input_channels not in (1, 3):
+            raise ValueError(f"{model_path}: model input has {self.input_channels} channels, not 1 or 3")
         if self.input_hw != (detect.CROP_H, detect.CROP_W):
             raise ValueError(f"{model_path}: model input {self.input_hw} does not match crops "
                              f"{(detect.CROP_H, detect.CROP_W)}")
@@ -199,7 +214,7 @@ class OnnxRecognizer:
         return self.session.run(None, {self.input_name: tensor})[0]
 
     def read_corners(self, frame: np.ndarray, corners: Sequence[detect.Corner]) -> list[Reading]:
-        crops = [detect.crop_corner(frame, c) for c in corners]
+        crops = [detect.crop_corner(frame, c, color=self.input_channels == 3) for c in corners]
         return decode(self.infer(preprocess(crops)))
 
     def recognize(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None = None) -> list[Detection]:

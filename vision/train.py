@@ -2,6 +2,7 @@
 
     python -m vision.train            # 4000 scenes, 9 epochs, 20 channels -> models/card_index.onnx
     python -m vision.train --calibrate-only models/card_index.onnx   # threshold only
+    python -m vision.train --input color ...   # BGR crops, 3-channel model (tried, not shipped)
 
 Needs the training extra (PyTorch, onnx) and Pillow plus the fonts named by the decks in
 :mod:`vision.render` (Debian: fonts-dejavu fonts-liberation fonts-freefont-ttf fonts-urw-base35
@@ -65,7 +66,7 @@ def label_corners(scene: render.Scene, corners: list[detect.Corner]) -> list[int
 
 
 def scene_samples(seed: int, decks=render.TRAIN_DECKS, jitter: int = 1, keep_negatives: float = 0.6,
-                  ) -> tuple[np.ndarray, np.ndarray]:
+                  color: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Crops and labels from one seeded scene (a random share ``keep_negatives`` of the
     "not an index" crops is kept: the proposers make about four of them per index crop)."""
     rng = np.random.default_rng(seed)
@@ -82,35 +83,37 @@ def scene_samples(seed: int, decks=render.TRAIN_DECKS, jitter: int = 1, keep_neg
     for c, lab in zip(corners, labels):
         if lab is None or (lab == NOT_INDEX and rng.random() > keep_negatives):
             continue
-        crops.append(detect.crop_corner(scene.image, c))
+        crops.append(detect.crop_corner(scene.image, c, color=color))
         ys.append(lab)
         for _ in range(jitter if lab != NOT_INDEX else 0):
             j = (rng.normal(0, 0.02), rng.normal(0, 0.015), rng.normal(0, 0.06), rng.normal(0, 0.04))
-            crops.append(detect.crop_corner(scene.image, c, j))
+            crops.append(detect.crop_corner(scene.image, c, j, color=color))
             ys.append(lab)
     if not crops:
-        return np.zeros((0, detect.CROP_H, detect.CROP_W), np.uint8), np.zeros((0,), np.int64)
+        shape = (0, detect.CROP_H, detect.CROP_W) + ((3,) if color else ())
+        return np.zeros(shape, np.uint8), np.zeros((0,), np.int64)
     return np.stack(crops), np.array(ys, np.int64)
 
 
 def _worker(args):
-    seeds, decks_name = args
+    seeds, decks_name, color = args
     decks = render.TRAIN_DECKS if decks_name == "train" else render.UNSEEN_DECKS
     xs, ys = [], []
     for s in seeds:
-        x, y = scene_samples(s, decks)
+        x, y = scene_samples(s, decks, color=color)
         xs.append(x)
         ys.append(y)
     return np.concatenate(xs), np.concatenate(ys)
 
 
-def make_dataset(first_seed: int, n: int, decks_name: str = "train", workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
+def make_dataset(first_seed: int, n: int, decks_name: str = "train", workers: int = 2, color: bool = False,
+                 ) -> tuple[np.ndarray, np.ndarray]:
     seeds = list(range(first_seed, first_seed + n))
     chunks = [seeds[i::max(1, workers * 8)] for i in range(max(1, workers * 8))]
     xs, ys = [], []
     t0 = time.time()
     with mp.get_context("fork").Pool(workers) as pool:
-        for k, (x, y) in enumerate(pool.imap_unordered(_worker, [(c, decks_name) for c in chunks])):
+        for k, (x, y) in enumerate(pool.imap_unordered(_worker, [(c, decks_name, color) for c in chunks])):
             xs.append(x)
             ys.append(y)
             print(f"  data {decks_name}: {k + 1}/{len(chunks)} chunks, {sum(len(v) for v in ys)} crops, "
@@ -118,14 +121,14 @@ def make_dataset(first_seed: int, n: int, decks_name: str = "train", workers: in
     return np.concatenate(xs), np.concatenate(ys)
 
 
-def build_model(c: int = 16):
+def build_model(c: int = 16, in_channels: int = 1):
     import torch.nn as nn
 
     def block(i, o):
         return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
 
     return nn.Sequential(
-        *block(1, c), nn.MaxPool2d(2),            # 24 x 14
+        *block(in_channels, c), nn.MaxPool2d(2),            # 24 x 14
         *block(c, 2 * c), nn.MaxPool2d(2),        # 12 x 7
         *block(2 * c, 4 * c), nn.MaxPool2d(2),    # 6 x 3
         nn.Flatten(), nn.Linear(4 * c * 6 * 3, 128), nn.ReLU(inplace=True), nn.Dropout(0.3),
@@ -134,15 +137,23 @@ def build_model(c: int = 16):
 
 
 def augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Photometric jitter on uint8 crops (contrast, gamma, noise, occasional blur)."""
+    """Photometric jitter on uint8 crops (contrast, gamma, noise, occasional blur); colour crops
+    (``N x H x W x 3``) also get a white-balance tint per channel and a random saturation."""
     import cv2
 
     x = x.astype(np.float32)
     n = len(x)
-    gamma = rng.uniform(0.7, 1.4, (n, 1, 1))
+    shape = (n,) + (1,) * (x.ndim - 1)
+    if x.ndim == 4:
+        gray = x @ np.array([0.114, 0.587, 0.299], np.float32)
+        sat = rng.uniform(0.4, 1.3, (n, 1, 1, 1))
+        x = gray[..., None] + (x - gray[..., None]) * sat
+        x = x * rng.uniform(0.85, 1.15, (n, 1, 1, 3))
+        x = np.clip(x, 0, 255)
+    gamma = rng.uniform(0.7, 1.4, shape)
     x = 255.0 * (x / 255.0) ** gamma
-    x = x * rng.uniform(0.6, 1.2, (n, 1, 1)) + rng.uniform(-30, 30, (n, 1, 1))
-    x += rng.normal(0, 1, x.shape) * rng.uniform(0, 8, (n, 1, 1))
+    x = x * rng.uniform(0.6, 1.2, shape) + rng.uniform(-30, 30, shape)
+    x += rng.normal(0, 1, x.shape).astype(np.float32) * rng.uniform(0, 8, shape)
     blur = rng.random(n) < 0.2
     for i in np.nonzero(blur)[0]:
         x[i] = cv2.GaussianBlur(x[i], (0, 0), rng.uniform(0.5, 1.0))
@@ -162,21 +173,22 @@ def train(args) -> int:
     # the crops depend on the renderer, the proposers and the labels: key the cache on their code
     code = hashlib.sha256(b"".join((REPO / "vision" / f).read_bytes()
                                    for f in ("render.py", "detect.py", "train.py"))).hexdigest()[:10]
-    cache = REPO / "var" / f"train_{args.seed}_{args.scenes}_{args.val_scenes}_{code}.npz"
+    color = args.input == "color"
+    cache = REPO / "var" / f"train_{args.seed}_{args.scenes}_{args.val_scenes}_{args.input}_{code}.npz"
     if cache.exists():
         d = np.load(cache)
         x_tr, y_tr, x_va, y_va = d["x_tr"], d["y_tr"], d["x_va"], d["y_va"]
         print(f"data from {cache.relative_to(REPO)}")
     else:
         print(f"rendering {args.scenes} training scenes + {args.val_scenes} validation scenes", flush=True)
-        x_tr, y_tr = make_dataset(args.seed * 1_000_000, args.scenes, "train", args.workers)
-        x_va, y_va = make_dataset(args.seed * 1_000_000 + 500_000, args.val_scenes, "train", args.workers)
+        x_tr, y_tr = make_dataset(args.seed * 1_000_000, args.scenes, "train", args.workers, color)
+        x_va, y_va = make_dataset(args.seed * 1_000_000 + 500_000, args.val_scenes, "train", args.workers, color)
         cache.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(cache, x_tr=x_tr, y_tr=y_tr, x_va=x_va, y_va=y_va)
     t_data = time.time() - t_start
     print(f"train {len(x_tr)} crops ({(y_tr != NOT_INDEX).mean():.0%} index), val {len(x_va)}; "
           f"data {t_data:.0f}s", flush=True)
-    model = build_model(args.channels)
+    model = build_model(args.channels, 3 if color else 1)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     steps = args.epochs * math.ceil(len(x_tr) / args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
@@ -207,7 +219,7 @@ def train(args) -> int:
               f"({time.time() - t0:.0f}s)", flush=True)
     threshold = calibrate(pv, y_va)
     print(f"crop threshold {threshold:.3f}")
-    export(model, pathlib.Path(args.out), threshold)
+    export(model, pathlib.Path(args.out), threshold, 3 if color else 1)
     threshold, scene_stats = calibrate_scenes(pathlib.Path(args.out), args.calib_scenes)
     set_threshold(pathlib.Path(args.out), threshold)
     print(f"scene threshold {threshold:.4f} {json.dumps(scene_stats)}", flush=True)
@@ -267,8 +279,8 @@ def calibrate_scenes(model_path: pathlib.Path, n: int = 300, max_wrong: float = 
     reads per readable card are at most ``max_wrong`` (the 1 in 1,000 target). The floor keeps a
     margin for decks and cameras the validation scenes do not show."""
     reads, readable = scene_reads(model_path, render.TRAIN_DECKS, [[60606, i] for i in range(n)])
-    conf = np.array([c for c, _ in reads])
-    ok = np.array([r for _, r in reads])
+    conf = np.array([c for c, _ in reads], float)
+    ok = np.array([r for _, r in reads], bool)
     chosen = 0.9999
     for t in np.round(np.arange(floor, 0.9999, 0.0005), 4):
         if ((conf >= t) & ~ok).sum() <= max_wrong * readable:
@@ -291,7 +303,7 @@ def set_threshold(path: pathlib.Path, threshold: float) -> None:
     onnx.save_model(m, str(path), save_as_external_data=False)
 
 
-def export(model, out: pathlib.Path, threshold: float) -> None:
+def export(model, out: pathlib.Path, threshold: float, in_channels: int = 1) -> None:
     import onnx
     import torch
 
@@ -305,13 +317,13 @@ def export(model, out: pathlib.Path, threshold: float) -> None:
 
     model.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
-    dummy = torch.zeros(1, 1, detect.CROP_H, detect.CROP_W)
+    dummy = torch.zeros(1, in_channels, detect.CROP_H, detect.CROP_W)
     torch.onnx.export(WithSoftmax(model), dummy, str(out), input_names=["crops"], output_names=["probs"],
                       dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}}, opset_version=17, dynamo=False)
     m = onnx.load(str(out))
     # one self-contained file: fold any external data back in
     for key, value in (("threshold", f"{threshold:.3f}"), ("classes", "0..51 Card.index, 52 not-an-index"),
-                       ("crop", f"{detect.CROP_W}x{detect.CROP_H} gray, per-crop standardised")):
+                       ("crop", f"{detect.CROP_W}x{detect.CROP_H} {'BGR' if in_channels == 3 else 'gray'}, per-crop standardised")):
         p = m.metadata_props.add()
         p.key, p.value = key, value
     onnx.save_model(m, str(out), save_as_external_data=False)
@@ -327,6 +339,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--channels", type=int, default=20, help="width of the first conv layer")
+    ap.add_argument("--input", choices=("gray", "color"), default="gray",
+                    help="crops the classifier sees: grayscale (1 channel, the shipped model) or BGR (3)")
     ap.add_argument("--smoothing", type=float, default=0.0, help="label smoothing (caps confidence)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", default=str(REPO / "models" / "card_index.onnx"))
