@@ -468,26 +468,8 @@ class Table:
             return None
         return self._settle(h)
 
-    def _record(self, h: HandRun, *, for_award: bool = True) -> HandRecord:
-        rec = h.state.record()
-        players = []
-        for i, p in enumerate(rec.players):
-            seat = h.seat(i)
-            sd = h.showdown[seat]
-            shown: bool | None
-            if p.folded:
-                shown = None
-            elif sd.status is SeatStatus.TABLED and sd.identifiable is not False:
-                shown = True
-            elif sd.status in (SeatStatus.MUCKED, SeatStatus.KILLED):
-                shown = False
-            elif sd.status is SeatStatus.TABLED:  # tabled but the camera cannot identify it (R3)
-                shown = None
-            else:
-                shown = None
-            hole = p.hole
-            players.append(dataclasses.replace(p, shown=shown, hole=hole))
-        return dataclasses.replace(rec, players=tuple(players), smallest_chip=self.settings.smallest_chip)
+    def _record(self, h: HandRun) -> HandRecord:
+        return showdown_record(self.settings, h)
 
     def _settle(self, h: HandRun) -> ShowdownResult:
         # Every change goes through _apply, which bumps the version: a result stays valid until then.
@@ -1136,7 +1118,7 @@ def hand_to_phh(settings: TableSettings, h: HandRun) -> str:
         extra["comment"] = "misdeal: the hand was voided and every stack restored"
         return phh.dumps(state=st, fields=extra)
     if st.complete and len(st.live_players()) > 1:
-        record = _record_for_export(settings, h)
+        record = showdown_record(settings, h)
         result = settle(record)
         # PHH readers replay the showdown clockwise from the player who shows first by R8, right
         # after the last betting action (before an all-in runout is dealt).
@@ -1167,7 +1149,7 @@ def hand_to_phh(settings: TableSettings, h: HandRun) -> str:
             lines += [show_line(i, len(st.hole[i])) for i in order if i in showing]
         final = list(result.final_stacks or ())
     elif st.complete:
-        final = list(settle(_record_for_export(settings, h)).final_stacks or ())
+        final = list(settle(showdown_record(settings, h)).final_stacks or ())
     else:
         final = []
     text = phh.dumps(state=st, fields=extra)
@@ -1181,12 +1163,14 @@ def hand_to_phh(settings: TableSettings, h: HandRun) -> str:
     return tomli_w.dumps(data)
 
 
-def _record_for_export(settings: TableSettings, h: HandRun) -> HandRecord:
+def showdown_record(settings: TableSettings, h: HandRun) -> HandRecord:
+    """The engine's hand record with the showdown as it stands: a tabled hand the camera does not
+    call unidentifiable can win; a mucked or killed hand cannot (R2, R3); others are undecided."""
     rec = h.state.record()
     players = []
     for i, p in enumerate(rec.players):
         sd = h.showdown[h.seat(i)]
-        shown = None
+        shown: bool | None = None
         if not p.folded:
             if sd.status is SeatStatus.TABLED and sd.identifiable is not False:
                 shown = True
