@@ -648,6 +648,14 @@ def _pick_best(combos: Iterable[tuple[Card, ...]], value_of) -> tuple[int, tuple
     return best_v, max(tied, key=lambda combo: sorted((c.index for c in combo), reverse=True))
 
 
+def _omaha_cards(hole: str | Iterable[Card | str], board: str | Iterable[Card | str]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """Validated Omaha hole cards (4 or 5) and board (3 to 5), with no card in both."""
+    h = _as_cards(hole, 4, 5, "Omaha hole cards")
+    b = _as_cards(board, 3, 5, "Omaha board")
+    _check_disjoint(h, b, "Omaha hand")
+    return h, b
+
+
 def _omaha_pick(h: Sequence[Card], b: Sequence[Card], *, low: bool) -> tuple[int, tuple[Card, ...]]:
     """Best two-plus-three Omaha value (high, or 8-or-better low) and its five cards.
 
@@ -776,9 +784,7 @@ def evaluate_omaha_high(hole: str | Iterable[Card | str], board: str | Iterable[
 
     :raises CardError: wrong card counts, a bad card or a card used twice.
     """
-    h = _as_cards(hole, 4, 5, "Omaha hole cards")
-    b = _as_cards(board, 3, 5, "Omaha board")
-    _check_disjoint(h, b, "Omaha hand")
+    h, b = _omaha_cards(hole, board)
     value, five = _omaha_pick(h, b, low=False)
     return _high_reading(value, five)
 
@@ -824,9 +830,7 @@ def evaluate_omaha_low8(hole: str | Iterable[Card | str], board: str | Iterable[
 
     :raises CardError: wrong card counts, a bad card or a card used twice.
     """
-    h = _as_cards(hole, 4, 5, "Omaha hole cards")
-    b = _as_cards(board, 3, 5, "Omaha board")
-    _check_disjoint(h, b, "Omaha hand")
+    h, b = _omaha_cards(hole, board)
     value, five = _omaha_pick(h, b, low=True)
     return None if value < 0 else _low8_reading(value, five)
 
