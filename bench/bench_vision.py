@@ -37,6 +37,7 @@ def read_accuracy(rec, decks, n: int, seed: int = 424242) -> dict:
 
     readable = right = wrong = reads = 0
     wrong_examples = []
+    buckets = {"52-70": [0, 0], "70-100": [0, 0], "100-150": [0, 0]}  # card width px: [readable, right]
     for i in range(n):
         rng = np.random.default_rng([seed, i])
         w, h = (800, 600) if i % 5 else (1200, 800)
@@ -63,12 +64,16 @@ def read_accuracy(rec, decks, n: int, seed: int = 424242) -> dict:
                     j = int(np.argmin(dist)) if len(dist) else -1
                     wrong_examples.append({"scene": i, "read": str(d.card), "conf": round(d.confidence, 4),
                                            "nearest": truths[j].card if j >= 0 else None})
+        bucket = "52-70" if scene.card_width < 70 else "70-100" if scene.card_width < 100 else "100-150"
         for j, t in enumerate(truths):
             if t.readable:
                 readable += 1
                 right += j in hit
+                buckets[bucket][0] += 1
+                buckets[bucket][1] += j in hit
     return {"scenes": n, "readable_cards": readable, "right": right, "right_pct": 100.0 * right / max(readable, 1),
             "confident_reads": reads, "wrong": wrong, "wrong_per_1000_cards": 1000.0 * wrong / max(readable, 1),
+            "right_pct_by_card_width": {k: round(100.0 * r / max(n, 1), 1) for k, (n, r) in buckets.items()},
             "wrong_examples": wrong_examples}
 
 

@@ -12,8 +12,8 @@ from controller.cards import Card
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 MODEL = REPO / "models" / "card_index.onnx"
-SEEN_FLOOR = 0.6
-UNSEEN_FLOOR = 0.4
+SEEN_FLOOR = 0.75
+UNSEEN_FLOOR = 0.5
 
 
 @pytest.fixture(scope="module")

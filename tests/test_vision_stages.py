@@ -135,3 +135,32 @@ def test_example_table_file_is_valid():
 
     cam = load_camera_config(pathlib.Path(__file__).resolve().parents[1] / "config" / "table.toml")
     assert sorted(z.seat for z in cam.zones) == list(range(1, 11))
+
+
+def test_glyph_corners_find_an_index_lying_on_another_card():
+    """A card whose index corner lies on another card has no outline there (white on white); the
+    index print itself (a rank above a suit) still proposes that corner."""
+    pytest.importorskip("PIL")
+    from vision import render
+
+    W = 90.0
+    frame = np.zeros((420, 420, 3), np.uint8)
+    frame[:] = (30, 110, 30)
+    deck = render.TRAIN_DECKS[0]
+    under = render._card_quad((190, 200), 12.0, W)
+    over = render._card_quad((235, 225), 12.0, W)  # its top-left corner lies on the card under it
+    render._blit_card(frame, render.card_face(deck, "9c"), under)
+    render._blit_card(frame, render.card_face(deck, "Kh"), over)
+    masks = detect.card_masks(frame, W)
+    p, u = over[0], (over[1] - over[0]) / np.linalg.norm(over[1] - over[0])
+
+    def proposes(corners):
+        return any(np.hypot(c.point[0] - p[0], c.point[1] - p[1]) < 0.08 * W and float(np.dot(c.u, u)) > 0.95
+                   for c in corners)
+
+    assert masks.filled[int(p[1]), int(p[0])] > 0  # the corner really is on card stock
+    outline = detect.find_corners(frame, W, masks=masks, glyphs=False)
+    glyphs = detect.glyph_corners(masks, W, known=outline)
+    assert not proposes(outline)
+    assert proposes(glyphs)
+    assert proposes(detect.find_corners(frame, W, masks=masks))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -188,6 +189,7 @@ def find_corners(
     roi: tuple[int, int, int, int] | None = None,
     masks: Masks | None = None,
     felt: tuple[float, float, float] | None = None,
+    glyphs: bool = True,
 ) -> list[Corner]:
     """Candidate index corners of face-up cards in a BGR frame.
 
@@ -195,6 +197,7 @@ def find_corners(
     :param roi: ``(x, y, w, h)`` to search in (corners are still in frame pixels).
     :param masks: masks of the (cropped) frame, when the caller already has them.
     :param felt: felt statistics from :func:`felt_stats` on the whole frame.
+    :param glyphs: also propose corners from index print (:func:`glyph_corners`; needs a width).
     """
     import cv2
 
@@ -258,6 +261,89 @@ def find_corners(
             if not any(abs(c.point[0] - o.point[0]) + abs(c.point[1] - o.point[1]) < 0.06 * c.width
                        and c.u[0] * o.u[0] + c.u[1] * o.u[1] > 0.9 for o in out):
                 out.append(c)
+        if glyphs:
+            out += glyph_corners(masks, card_width, (ox, oy), known=out)
+    return out
+
+
+def glyph_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0, 0),
+                  known: Sequence[Corner] = ()) -> list[Corner]:
+    """Index corners proposed from the index print itself: a rank above a suit (none that repeats
+    a ``known`` corner).
+
+    A card lying on another card has no outline at its corner (white on white), but its index is
+    still printed there. Every pair of print blobs of index size, the right distance apart, whose
+    direction agrees with the edges of the card stock around them (cards in a hand lie within a
+    few degrees of each other), is taken as rank-above-suit (both ways round); the corner is put
+    where a standard index layout puts it (rank centre about 0.10 card widths in from the side,
+    starting 0.035 heights down). The classifier refuses the proposals that are not index corners
+    (pairs of pips, a suit above a rank, a misplaced crop).
+    """
+    import cv2
+
+    ink = masks.ink
+    if ink is None or masks.filled is None or not card_width:
+        return []
+    W = float(card_width)
+    H = W * ASPECT
+    n, _, stats, cent = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    diag = np.hypot(stats[:, 2], stats[:, 3])
+    keep = (diag >= 0.045 * H) & (diag <= 0.2 * H) & (stats[:, 4] >= 6)
+    keep[0] = False
+    idx = np.nonzero(keep)[0]
+    if len(idx) < 2:
+        return []
+    C = cent[idx]
+    D = diag[idx]
+    contours = [c for c in cv2.findContours(masks.filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
+                if cv2.contourArea(c) > 0.3 * W * H]
+    edge_angles: list[list[float]] = []
+    for c in contours:
+        poly = _polygon(c, max(1.5, SCAN_EPS * W))
+        m = len(poly)
+        angs = []
+        for i in range(m):
+            e = poly[(i + 1) % m] - poly[i]
+            if float(np.hypot(e[0], e[1])) > 0.2 * W:
+                angs.append(math.degrees(math.atan2(e[1], e[0])) % 90.0)
+        edge_angles.append(angs)
+
+    def angles_at(pt: np.ndarray) -> list[float] | None:
+        for c, angs in zip(contours, edge_angles):
+            if angs and cv2.pointPolygonTest(c, (float(pt[0]), float(pt[1])), False) >= 0:
+                return angs
+        return None
+
+    dist = np.linalg.norm(C[:, None] - C[None], axis=2)
+    out: list[Corner] = []
+    seen: list[tuple[float, float, float, float]] = [(o.point[0] - offset[0], o.point[1] - offset[1], o.u[0], o.u[1])
+                                                     for o in known]
+    near = 0.08 * W
+    pairs = np.argwhere((dist >= 0.055 * H) & (dist <= 0.17 * H))
+    around_cache: dict[int, list[float] | None] = {}
+    for a, b in pairs:
+        if not 0.4 <= D[a] / D[b] <= 2.5:
+            continue
+        d = float(dist[a, b])
+        vx, vy = (C[b, 0] - C[a, 0]) / d, (C[b, 1] - C[a, 1]) / d
+        if a not in around_cache:
+            around_cache[a] = angles_at(C[a])
+        around = around_cache[a]
+        if around is not None:
+            ang = math.degrees(math.atan2(vy, vx)) % 90.0
+            if min(min(abs(ang - x), 90.0 - abs(ang - x)) for x in around) > 12:
+                continue
+        ux, uy = vy, -vx
+        scale = max(0.6, min(1.4, (d / H - 0.012) / 0.095))  # index size against a standard one
+        cx = 0.10 * (1 + (scale - 1) * 0.5) * W
+        down = 0.035 * H + 0.0525 * scale * H  # to the rank's centre
+        px = C[a, 0] - cx * ux - down * vx
+        py = C[a, 1] - cx * uy - down * vy
+        if any(abs(px - q[0]) + abs(py - q[1]) < near and ux * q[2] + uy * q[3] > 0.9 for q in seen):
+            continue
+        seen.append((px, py, ux, uy))
+        out.append(Corner((float(px + offset[0]), float(py + offset[1])), (float(ux), float(uy)),
+                          (float(vx), float(vy)), W))
     return out
 
 
@@ -408,11 +494,14 @@ def scan_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0, 
             vals = np.zeros(xi.shape, bool)
             vals[ok] = ink[yi[ok], xi[ok]] > 0
             col = vals.sum(axis=1) >= 2
-            for k0 in np.nonzero(col)[0]:
-                if k0 < gap or col[k0 - gap : k0].any():
-                    continue
-                if col[k0 : k0 + gap].sum() < 0.5 * gap:
-                    continue
+            # starts of print: a column with ink after ``gap`` columns without, followed by ink in
+            # at least half of the next ``gap`` columns
+            run = np.concatenate(([0], np.cumsum(col)))
+            ks = np.nonzero(col)[0]
+            ks = ks[ks >= gap]
+            ks = ks[run[ks] - run[ks - gap] == 0]
+            ks = ks[run[np.minimum(ks + gap, len(col))] - run[ks] >= 0.5 * gap]
+            for k0 in ks:
                 p = s0 + (ts[k0] - 0.05 * W) * u
                 # put the corner on the card's own edge: the first card stock inward from outside
                 q = p + 0.05 * W * u

@@ -157,24 +157,33 @@ def group_corners(corners: Sequence[detect.Corner], tol: float = 0.3) -> list[li
     A card has two index corners, top-left and bottom-right; their ``u`` vectors point opposite
     ways and the card centres they imply coincide (within ``tol`` card widths). Two cards of a fan
     imply nearby centres too, but with parallel ``u``, so they are never paired.
+
+    >>> a = detect.Corner((0.0, 0.0), (1.0, 0.0), (0.0, 1.0), 63.0)
+    >>> b = detect.Corner((63.0, 88.0), (-1.0, 0.0), (0.0, -1.0), 63.0)
+    >>> group_corners([a, b, detect.Corner((200.0, 0.0), (1.0, 0.0), (0.0, 1.0), 63.0)])
+    [[0, 1], [2]]
     """
+    n = len(corners)
+    if n == 0:
+        return []
+    centres = np.array([c.center() for c in corners])
+    us = np.array([c.u for c in corners])
+    dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    opposite = (us @ us.T) <= -0.7
     groups: list[list[int]] = []
-    centres = [c.center() for c in corners]
+    single: list[int] = []  # indices into groups of groups that still have one member
     for i, c in enumerate(corners):
         best, best_d = None, tol * c.width
-        for g in groups:
-            if len(g) != 1:
-                continue
-            j = g[0]
-            if float(np.dot(c.u, corners[j].u)) > -0.7:
-                continue
-            d = float(np.linalg.norm(centres[i] - centres[j]))
-            if d < best_d:
-                best, best_d = g, d
+        for g in single:
+            j = groups[g][0]
+            if opposite[i, j] and dist[i, j] < best_d:
+                best, best_d = g, float(dist[i, j])
         if best is None:
+            single.append(len(groups))
             groups.append([i])
         else:
-            best.append(i)
+            groups[best].append(i)
+            single.remove(best)
     return groups
 
 
@@ -214,12 +223,60 @@ class OnnxRecognizer:
         return self.session.run(None, {self.input_name: tensor})[0]
 
     def read_corners(self, frame: np.ndarray, corners: Sequence[detect.Corner]) -> list[Reading]:
+        if not corners:
+            return []
+        if self.input_channels == 1 and frame.ndim == 3:
+            frame = _gray_near(frame, corners)
         crops = [detect.crop_corner(frame, c, color=self.input_channels == 3) for c in corners]
         return decode(self.infer(preprocess(crops)))
 
     def recognize(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None = None) -> list[Detection]:
         """Every card found in ``frame`` (or in ``roi`` = ``(x, y, w, h)`` of it)."""
         return self.recognize_masks(frame, roi)
+
+    def recognize_zones(self, frame: np.ndarray, jobs: Sequence[tuple[tuple[int, int, int, int], detect.Masks]],
+                        felt: tuple[float, float, float] | None = None,
+                        card_width: float | None = None,
+                        wanted: Sequence[int] | None = None) -> list[list[Detection]]:
+        """:meth:`recognize_masks` for several regions of one frame (a camera's seat zones); the
+        crops of every region whose card width is known are classified in one model call.
+
+        ``wanted``: cards each region should show (the variant's hand). The proposals from index
+        print (:func:`~vision.detect.glyph_corners`, many of them pairs of pips the classifier must
+        refuse) are then made only for the regions that do not already show that many cards read
+        at or above the threshold: a second look where the first was not enough. ``None`` looks
+        everywhere at once.
+        """
+        out: list[list[Detection] | None] = [None] * len(jobs)
+        batch: list[tuple[int, float, list[detect.Corner]]] = []
+        for k, (roi, masks) in enumerate(jobs):
+            width = self.card_width or card_width or detect.estimate_card_width(masks.white)
+            if width is None:
+                out[k] = self.recognize_masks(frame, roi, masks, felt)
+            else:
+                corners = detect.find_corners(frame, width, roi, masks, felt, glyphs=wanted is None)
+                batch.append((k, width, corners))
+        readings = self.read_corners(frame, [c for _, _, cs in batch for c in cs])
+        per_job: dict[int, tuple[list[detect.Corner], list[Reading]]] = {}
+        at = 0
+        for k, _, cs in batch:
+            per_job[k] = (cs, readings[at : at + len(cs)])
+            at += len(cs)
+            out[k] = assemble(*per_job[k], self.threshold)
+        if wanted is not None:
+            more: list[tuple[int, list[detect.Corner]]] = []
+            for k, width, cs in batch:
+                sure = sum(1 for d in out[k] or [] if d.card is not None and d.confidence >= self.threshold)
+                if sure < wanted[k]:
+                    x, y = jobs[k][0][:2]
+                    more.append((k, detect.glyph_corners(jobs[k][1], width, (x, y), known=cs)))
+            readings = self.read_corners(frame, [c for _, cs in more for c in cs])
+            at = 0
+            for k, extra in more:
+                cs, rs = per_job[k]
+                out[k] = assemble(cs + extra, rs + readings[at : at + len(extra)], self.threshold)
+                at += len(extra)
+        return [d if d is not None else [] for d in out]
 
     def recognize_masks(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None = None,
                         masks: detect.Masks | None = None,
@@ -246,6 +303,22 @@ class OnnxRecognizer:
             if score > best[0]:
                 best = (score, assemble(corners, readings, self.threshold))
         return best[1]
+
+
+def _gray_near(frame: np.ndarray, corners: Sequence[detect.Corner]) -> np.ndarray:
+    """The frame in grayscale, converted once for all crops (only the bounding box of the corners'
+    index regions is converted; the rest stays black, and no crop reaches it)."""
+    import cv2
+
+    h, w = frame.shape[:2]
+    pts = np.array([c.point for c in corners], np.float64)
+    reach = 1.2 * max(c.width for c in corners)
+    x0, y0 = (int(max(0, v)) for v in pts.min(axis=0) - reach)
+    x1, y1 = (int(min(lim, v)) for v, lim in zip(pts.max(axis=0) + reach, (w, h)))
+    gray = np.zeros((h, w), np.uint8)
+    if x1 > x0 and y1 > y0:
+        gray[y0:y1, x0:x1] = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    return gray
 
 
 def assemble(corners: Sequence[detect.Corner], readings: Sequence[Reading], threshold: float) -> list[Detection]:

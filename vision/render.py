@@ -63,6 +63,9 @@ class DeckStyle:
     """a thin printed frame line inside the card edge."""
     outline: bool = False
     """a dark line round the card's very edge, as some printed decks have."""
+    flat_three: bool = False
+    """draw the 3 with a flat top (a bar, then a diagonal into the lower bowl), as many printed
+    decks do, instead of the font's round-topped 3."""
     images: str | None = None
     """Folder (relative to the repository) of ready-made card images, ``<S><r>.png`` as in the
     ``@letele/playing-cards`` package (``Sa.png``, ``H10.png``, ``Dq.png``, backs ``B1.png``);
@@ -96,6 +99,21 @@ TRAIN_DECKS: tuple[DeckStyle, ...] = (
               index_x=0.08, back=(50, 50, 50)),
     DeckStyle("nimbus-roman-regular", "Nimbus Roman", "glyph:DejaVu Sans", index_scale=0.8, index_x=0.08,
               outline=True, four_colour=True, back=(30, 100, 60)),
+    # more rank fonts: condensed, monospaced, grotesque (the rank shapes, not the deck, should be learnt)
+    DeckStyle("nimbus-sans", "Nimbus Sans:bold", "poly", (0.26, 0.33, 0.12), index_scale=1.05, back=(100, 30, 30)),
+    DeckStyle("liberation-narrow", "Liberation Sans Narrow:bold", "glyph:FreeSerif", index_scale=1.2,
+              condensed=0.9, back=(30, 60, 120)),
+    DeckStyle("nimbus-mono", "Nimbus Mono PS:bold", "poly", (0.25, 0.34, 0.11), index_scale=0.95, border=True,
+              back=(70, 30, 110)),
+    DeckStyle("dejavu-condensed", "DejaVu Sans:condensed:bold", "glyph:DejaVu Sans", index_scale=0.85,
+              index_x=0.08, outline=True, back=(20, 80, 140)),
+    # regular (thin) strokes and flat-topped threes, as in many printed decks
+    DeckStyle("nimbus-sans-regular", "Nimbus Sans", "poly", (0.25, 0.33, 0.11), index_scale=0.9, index_x=0.09,
+              flat_three=True, back=(40, 40, 140)),
+    DeckStyle("liberation-sans-regular", "Liberation Sans", "glyph:DejaVu Sans", index_scale=1.0,
+              flat_three=True, outline=True, back=(110, 50, 50)),
+    DeckStyle("freesans-flat3", "FreeSans:bold", "poly", (0.26, 0.32, 0.11), index_scale=1.1, flat_three=True,
+              four_colour=True, back=(50, 90, 50)),
 )
 """Decks the model is trained on."""
 
@@ -239,10 +257,34 @@ def _paste(dst: np.ndarray, src: np.ndarray, x: int, y: int) -> None:
     dst[y0:y1, x0:x1] = (region * (1 - a) + s[..., :3].astype(np.float32) * a).astype(np.uint8)
 
 
+def _flat_three(deck: DeckStyle, height: int, colour) -> np.ndarray:
+    """A flat-topped 3 drawn with strokes, ``height`` pixels tall (RGBA), stroke weight from the
+    deck's font (bold or not)."""
+    from PIL import Image, ImageDraw
+
+    k = 4  # draw large, then scale down (anti-aliasing)
+    h = height * k
+    w = int(h * 0.62)
+    bold = "bold" in deck.font.lower() or "demi" in deck.font.lower()
+    sw = max(2, int(h * (0.13 if bold else 0.075)))
+    img = Image.new("RGBA", (w + sw, h + sw), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    fill = tuple(colour) + (255,)
+    o = sw // 2
+    d.line([(o + 0.08 * w, o), (o + 0.9 * w, o)], fill=fill, width=sw)               # the flat top
+    d.line([(o + 0.9 * w, o), (o + 0.38 * w, o + 0.42 * h)], fill=fill, width=sw)    # the diagonal
+    bowl = [o + 0.02 * w, o + 0.36 * h, o + 0.98 * w, o + h - sw * 0.5]
+    d.arc(bowl, start=-110, end=145, fill=fill, width=sw)                           # the lower bowl
+    img = img.resize((max(1, int(img.width / k * deck.condensed)), height), Image.LANCZOS)
+    return np.asarray(img)
+
+
 def _text_patch(deck: DeckStyle, text: str, height: int, colour) -> np.ndarray:
     """Rank text as a tight RGBA patch ``height`` pixels tall."""
     from PIL import Image, ImageDraw
 
+    if text == "3" and deck.flat_three:
+        return _flat_three(deck, height, colour)
     font = _font(deck.font, max(8, int(height * 1.5)))
     probe = Image.new("RGBA", (10, 10))
     box = ImageDraw.Draw(probe).textbbox((0, 0), text, font=font)
@@ -382,6 +424,9 @@ class CardTruth:
     deck: str
     index_visible: tuple[float, float]
     """Fraction of the top-left and the bottom-right index region left uncovered (0..1)."""
+    index_parts_visible: tuple[tuple[float, float], tuple[float, float]] = ((1.0, 1.0), (1.0, 1.0))
+    """Per index corner: the fraction left uncovered of its upper half (the rank) and of its lower
+    half (the suit)."""
 
     @property
     def readable(self) -> bool:
@@ -430,15 +475,16 @@ def _card_quad(center, angle_deg, w) -> np.ndarray:
     return np.array(pts, np.float32)
 
 
-def _index_polygon(quad: np.ndarray, which: int) -> np.ndarray:
-    """Index region polygon of card ``quad`` at corner 0 (top-left) or 2 (bottom-right)."""
+def _index_polygon(quad: np.ndarray, which: int, part: str = "all") -> np.ndarray:
+    """Index region polygon of card ``quad`` at corner 0 (top-left) or 2 (bottom-right); ``part``
+    ``"rank"`` or ``"suit"`` is its upper or lower half."""
     p = quad[which]
     if which == 0:
         u, v = quad[1] - quad[0], quad[3] - quad[0]
     else:
         u, v = quad[3] - quad[2], quad[1] - quad[2]
-    pts = [p + x * u + y * v for x, y in ((0.01, 0.01), (INDEX_X1 - 0.03, 0.01), (INDEX_X1 - 0.03, INDEX_Y1 - 0.03),
-                                          (0.01, INDEX_Y1 - 0.03))]
+    y0, y1 = {"all": (0.01, INDEX_Y1 - 0.03), "rank": (0.01, 0.16), "suit": (0.15, INDEX_Y1 - 0.03)}[part]
+    pts = [p + x * u + y * v for x, y in ((0.01, y0), (INDEX_X1 - 0.03, y0), (INDEX_X1 - 0.03, y1), (0.01, y1))]
     return np.array(pts, np.float32)
 
 
@@ -626,24 +672,26 @@ def render_scene(
                          rng.uniform(0.2, 0.3) * W, rng)
             oid += 1
     # visibility of index regions
+    def visible(poly_f: np.ndarray, cid: int) -> float:
+        poly = poly_f.astype(np.int32)
+        x, y, w, h = cv2.boundingRect(poly)
+        x0, y0 = max(x, 0), max(y, 0)
+        x1, y1 = min(x + w, width), min(y + h, height)
+        if x1 <= x0 or y1 <= y0:
+            return 0.0
+        m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(m, poly - np.array([x0, y0]), 1)
+        inside = m.astype(bool)
+        total = cv2.contourArea(poly.astype(np.float32))
+        seen = float((idmap[y0:y1, x0:x1][inside] == cid).sum())
+        return min(1.0, seen / max(total, 1.0))
+
     out_truths = []
     for card, quad, up, seat, cid in truths:
-        vis = []
-        for which in (0, 2):
-            poly = _index_polygon(quad, which).astype(np.int32)
-            x, y, w, h = cv2.boundingRect(poly)
-            x0, y0 = max(x, 0), max(y, 0)
-            x1, y1 = min(x + w, width), min(y + h, height)
-            if x1 <= x0 or y1 <= y0:
-                vis.append(0.0)
-                continue
-            m = np.zeros((y1 - y0, x1 - x0), np.uint8)
-            cv2.fillConvexPoly(m, poly - np.array([x0, y0]), 1)
-            inside = m.astype(bool)
-            total = cv2.contourArea(poly.astype(np.float32))
-            seen = float((idmap[y0:y1, x0:x1][inside] == cid).sum())
-            vis.append(min(1.0, seen / max(total, 1.0)))
-        out_truths.append((card, quad, up, seat, (vis[0], vis[1])))
+        vis = tuple(visible(_index_polygon(quad, which), cid) for which in (0, 2))
+        parts = tuple((visible(_index_polygon(quad, which, "rank"), cid),
+                       visible(_index_polygon(quad, which, "suit"), cid)) for which in (0, 2))
+        out_truths.append((card, quad, up, seat, vis, parts))
     # light: uneven illumination and glare
     f = img.astype(np.float32)
     yy, xx = np.mgrid[0:height:8, 0:width:8].astype(np.float32)
@@ -677,9 +725,9 @@ def render_scene(
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
     img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     cards = []
-    for card, quad, up, seat, vis in out_truths:
+    for card, quad, up, seat, vis, parts in out_truths:
         pts = cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64), hmat).reshape(-1, 2)
-        cards.append(CardTruth(card, tuple((float(x), float(y)) for x, y in pts), up, seat, deck.name, vis))
+        cards.append(CardTruth(card, tuple((float(x), float(y)) for x, y in pts), up, seat, deck.name, vis, parts))
     return Scene(img, tuple(cards), W)
 
 

@@ -10,8 +10,9 @@ fonts-noto-core). Nothing is downloaded: every card is drawn here from fonts and
 
 Data: rendered scenes (seeded) of the training decks; every corner candidate the classical finder
 (:func:`vision.detect.find_corners`: outline corners and the print scan) proposes is cropped and
-labelled against the scene's truth: the card when it is a fully visible index corner, "not an index" when it is anything else (back, other
-corner, crossing edges, chip, finger, index mostly covered); half-covered indices are left out.
+labelled against the scene's truth: the card when it is a fully visible index corner, "not an index"
+when it is anything else (back, other corner, crossing edges, chip, finger, an index whose rank or
+suit is partly covered, a pair of pips); indices a little covered in their margin only are left out.
 So the classifier learns exactly the crops it will see at run time, negatives included.
 """
 
@@ -57,6 +58,8 @@ def label_corners(scene: render.Scene, corners: list[detect.Corner]) -> list[int
                         lab = None
                     elif t.index_visible[k] >= 0.98:
                         lab = Card.parse(t.card).index
+                    elif min(t.index_parts_visible[k]) < 0.9:
+                        lab = NOT_INDEX  # the rank or the suit partly hidden: refuse, never guess
                     elif t.index_visible[k] >= 0.6:
                         lab = None
                     else:
@@ -65,7 +68,7 @@ def label_corners(scene: render.Scene, corners: list[detect.Corner]) -> list[int
     return labels
 
 
-def scene_samples(seed: int, decks=render.TRAIN_DECKS, jitter: int = 1, keep_negatives: float = 0.6,
+def scene_samples(seed: int, decks=render.TRAIN_DECKS, jitter: int = 1, keep_negatives: float = 0.4,
                   color: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Crops and labels from one seeded scene (a random share ``keep_negatives`` of the
     "not an index" crops is kept: the proposers make about four of them per index crop)."""
@@ -96,24 +99,24 @@ def scene_samples(seed: int, decks=render.TRAIN_DECKS, jitter: int = 1, keep_neg
 
 
 def _worker(args):
-    seeds, decks_name, color = args
+    seeds, decks_name, color, jitter = args
     decks = render.TRAIN_DECKS if decks_name == "train" else render.UNSEEN_DECKS
     xs, ys = [], []
     for s in seeds:
-        x, y = scene_samples(s, decks, color=color)
+        x, y = scene_samples(s, decks, jitter=jitter, color=color)
         xs.append(x)
         ys.append(y)
     return np.concatenate(xs), np.concatenate(ys)
 
 
 def make_dataset(first_seed: int, n: int, decks_name: str = "train", workers: int = 2, color: bool = False,
-                 ) -> tuple[np.ndarray, np.ndarray]:
+                 jitter: int = 1) -> tuple[np.ndarray, np.ndarray]:
     seeds = list(range(first_seed, first_seed + n))
     chunks = [seeds[i::max(1, workers * 8)] for i in range(max(1, workers * 8))]
     xs, ys = [], []
     t0 = time.time()
     with mp.get_context("fork").Pool(workers) as pool:
-        for k, (x, y) in enumerate(pool.imap_unordered(_worker, [(c, decks_name, color) for c in chunks])):
+        for k, (x, y) in enumerate(pool.imap_unordered(_worker, [(c, decks_name, color, jitter) for c in chunks])):
             xs.append(x)
             ys.append(y)
             print(f"  data {decks_name}: {k + 1}/{len(chunks)} chunks, {sum(len(v) for v in ys)} crops, "
@@ -121,19 +124,76 @@ def make_dataset(first_seed: int, n: int, decks_name: str = "train", workers: in
     return np.concatenate(xs), np.concatenate(ys)
 
 
-def build_model(c: int = 16, in_channels: int = 1):
+def build_model(c: int = 16, in_channels: int = 1, heads: str = "factor"):
+    """The classifier. ``heads="flat"``: one 53-way softmax. ``heads="factor"`` (shipped): one trunk
+    and three heads, index or not (2), rank (13) and suit (4); the 53 probabilities are
+    ``P(index) * P(rank) * P(suit)`` for the cards and ``P(not an index)`` for class 52. Every index
+    crop teaches the rank head with four times the examples per class, and the suit head with
+    thirteen times, of a flat head, and a rank or suit seen in one font carries over to the others."""
+    import torch
+    import torch.nn as nn
+
+    if heads == "factor":
+        class FactorNet(nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.trunk = nn.Sequential(*_trunk(c, in_channels), nn.Linear(4 * c * 6 * 3, 160),
+                                           nn.ReLU(inplace=True), nn.Dropout(0.3))
+                self.head = nn.Linear(160, 2 + 13 + 4)
+
+            def forward(self, x):  # logits: [index, not] + 13 ranks + 4 suits
+                return self.head(self.trunk(x))
+
+            @staticmethod
+            def probs(logits):
+                p_idx = torch.softmax(logits[:, :2], 1)
+                p_rank = torch.softmax(logits[:, 2:15], 1)
+                p_suit = torch.softmax(logits[:, 15:19], 1)
+                cards = (p_rank[:, :, None] * p_suit[:, None, :]).reshape(-1, 52) * p_idx[:, :1]
+                return torch.cat([cards, p_idx[:, 1:2]], 1)
+
+        return FactorNet()
+
+    return nn.Sequential(*_trunk(c, in_channels), nn.Linear(4 * c * 6 * 3, 128), nn.ReLU(inplace=True),
+                         nn.Dropout(0.3), nn.Linear(128, N_CLASSES))
+
+
+def model_probs(model, x):
+    """``N x 53`` class probabilities of either kind of model."""
+    import torch
+
+    out = model(x)
+    return model.probs(out) if hasattr(model, "probs") else torch.softmax(out, 1)
+
+
+def model_loss(model, x, y, weights, smoothing: float = 0.0):
+    import torch
+    import torch.nn.functional as F
+
+    out = model(x)
+    if not hasattr(model, "probs"):
+        return F.cross_entropy(out, y, weight=weights, label_smoothing=smoothing)
+    pos = y != NOT_INDEX
+    loss = F.cross_entropy(out[:, :2], (~pos).long(), weight=weights, label_smoothing=smoothing)
+    if bool(pos.any()):
+        yp = y[pos]
+        loss = loss + F.cross_entropy(out[pos, 2:15], yp // 4, label_smoothing=smoothing) * pos.float().mean()
+        loss = loss + F.cross_entropy(out[pos, 15:19], yp % 4, label_smoothing=smoothing) * pos.float().mean()
+    return loss
+
+
+def _trunk(c: int, in_channels: int) -> list:
     import torch.nn as nn
 
     def block(i, o):
         return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
 
-    return nn.Sequential(
+    return [
         *block(in_channels, c), nn.MaxPool2d(2),            # 24 x 14
         *block(c, 2 * c), nn.MaxPool2d(2),        # 12 x 7
         *block(2 * c, 4 * c), nn.MaxPool2d(2),    # 6 x 3
-        nn.Flatten(), nn.Linear(4 * c * 6 * 3, 128), nn.ReLU(inplace=True), nn.Dropout(0.3),
-        nn.Linear(128, N_CLASSES),
-    )
+        nn.Flatten(),
+    ]
 
 
 def augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -174,28 +234,32 @@ def train(args) -> int:
     code = hashlib.sha256(b"".join((REPO / "vision" / f).read_bytes()
                                    for f in ("render.py", "detect.py", "train.py"))).hexdigest()[:10]
     color = args.input == "color"
-    cache = REPO / "var" / f"train_{args.seed}_{args.scenes}_{args.val_scenes}_{args.input}_{code}.npz"
+    cache = REPO / "var" / f"train_{args.seed}_{args.scenes}_{args.val_scenes}_{args.input}_j{args.jitter}_{code}.npz"
     if cache.exists():
         d = np.load(cache)
         x_tr, y_tr, x_va, y_va = d["x_tr"], d["y_tr"], d["x_va"], d["y_va"]
         print(f"data from {cache.relative_to(REPO)}")
     else:
         print(f"rendering {args.scenes} training scenes + {args.val_scenes} validation scenes", flush=True)
-        x_tr, y_tr = make_dataset(args.seed * 1_000_000, args.scenes, "train", args.workers, color)
-        x_va, y_va = make_dataset(args.seed * 1_000_000 + 500_000, args.val_scenes, "train", args.workers, color)
+        x_tr, y_tr = make_dataset(args.seed * 1_000_000, args.scenes, "train", args.workers, color, args.jitter)
+        x_va, y_va = make_dataset(args.seed * 1_000_000 + 500_000, args.val_scenes, "train", args.workers, color,
+                                  args.jitter)
         cache.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(cache, x_tr=x_tr, y_tr=y_tr, x_va=x_va, y_va=y_va)
     t_data = time.time() - t_start
     print(f"train {len(x_tr)} crops ({(y_tr != NOT_INDEX).mean():.0%} index), val {len(x_va)}; "
           f"data {t_data:.0f}s", flush=True)
-    model = build_model(args.channels, 3 if color else 1)
+    model = build_model(args.channels, 3 if color else 1, args.heads)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     steps = args.epochs * math.ceil(len(x_tr) / args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
     xv = torch.from_numpy(preprocess(x_va))
     # weight the "not an index" class up: a false read costs more than a missed one
-    weights = torch.ones(N_CLASSES)
-    weights[NOT_INDEX] = 2.0
+    if args.heads == "factor":
+        weights = torch.tensor([1.0, 2.0])  # [index, not an index]
+    else:
+        weights = torch.ones(N_CLASSES)
+        weights[NOT_INDEX] = 2.0
     for epoch in range(args.epochs):
         model.train()
         perm = rng.permutation(len(x_tr))
@@ -205,7 +269,7 @@ def train(args) -> int:
             idx = perm[b : b + args.batch]
             xb = torch.from_numpy(preprocess(augment(x_tr[idx], rng)))
             yb = torch.from_numpy(y_tr[idx])
-            loss = F.cross_entropy(model(xb), yb, weight=weights, label_smoothing=args.smoothing)
+            loss = model_loss(model, xb, yb, weights, args.smoothing)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -213,7 +277,7 @@ def train(args) -> int:
             total += float(loss.detach()) * len(idx)
         model.eval()
         with torch.no_grad():
-            pv = torch.cat([F.softmax(model(xv[i : i + 2048]), 1) for i in range(0, len(xv), 2048)]).numpy()
+            pv = torch.cat([model_probs(model, xv[i : i + 2048]) for i in range(0, len(xv), 2048)]).numpy()
         acc = (pv.argmax(1) == y_va).mean()
         print(f"epoch {epoch + 1}/{args.epochs} loss {total / len(perm):.4f} val acc {acc:.4f} "
               f"({time.time() - t0:.0f}s)", flush=True)
@@ -313,7 +377,7 @@ def export(model, out: pathlib.Path, threshold: float, in_channels: int = 1) -> 
             self.m = m
 
         def forward(self, x):
-            return torch.softmax(self.m(x), dim=1)
+            return model_probs(self.m, x)
 
     model.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -341,6 +405,9 @@ def main(argv=None) -> int:
     ap.add_argument("--channels", type=int, default=20, help="width of the first conv layer")
     ap.add_argument("--input", choices=("gray", "color"), default="gray",
                     help="crops the classifier sees: grayscale (1 channel, the shipped model) or BGR (3)")
+    ap.add_argument("--heads", choices=("factor", "flat"), default="factor",
+                    help="factor: index/rank/suit heads (shipped); flat: one 53-way softmax")
+    ap.add_argument("--jitter", type=int, default=2, help="extra jittered crops per index crop")
     ap.add_argument("--smoothing", type=float, default=0.0, help="label smoothing (caps confidence)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", default=str(REPO / "models" / "card_index.onnx"))

@@ -22,19 +22,45 @@ def zone_evidence(frame: np.ndarray, zone: SeatZone, recognizer: Recognizer,
                   card_width: float | None = None,
                   felt: tuple[float, float, float] | None = None) -> SeatEvidence:
     """Look at one seat zone: cards read, backs, and card stock no detection explains."""
+    return zones_evidence(frame, [zone], recognizer, card_width, felt)[0]
+
+
+def zones_evidence(frame: np.ndarray, zones: Sequence[SeatZone], recognizer: Recognizer,
+                   card_width: float | None = None,
+                   felt: tuple[float, float, float] | None = None,
+                   wanted: int | None = None) -> list[SeatEvidence]:
+    """:func:`zone_evidence` for several zones; a recogniser that can (``recognize_zones``) reads
+    every zone's corner crops in one model call, and with ``wanted`` (the cards a hand has) looks
+    harder only in the zones where fewer cards were read."""
+    h, w = frame.shape[:2]
+    rois = [zone.bounds(w, h) for zone in zones]
+    masks = [detect.card_masks(frame[y : y + rh, x : x + rw], card_width, felt) if rw and rh else None
+             for x, y, rw, rh in rois]
+    live = [k for k, m in enumerate(masks) if m is not None]
+    found: dict[int, list[Detection]] = {}
+    if hasattr(recognizer, "recognize_zones"):
+        dets = recognizer.recognize_zones(frame, [(rois[k], masks[k]) for k in live], felt, card_width,
+                                          None if wanted is None else [wanted] * len(live))
+        found = dict(zip(live, dets))
+    elif hasattr(recognizer, "recognize_masks"):
+        found = {k: recognizer.recognize_masks(frame, rois[k], masks[k], felt, card_width) for k in live}
+    else:
+        found = {k: recognizer.recognize(frame, rois[k]) for k in live}
+    out = []
+    for k, zone in enumerate(zones):
+        m = masks[k]
+        if m is None:
+            out.append(SeatEvidence(zone.seat))
+            continue
+        out.append(_finish_zone(zone, rois[k], m, found[k], card_width))
+    return out
+
+
+def _finish_zone(zone: SeatZone, roi: tuple[int, int, int, int], masks: detect.Masks, dets: list[Detection],
+                 card_width: float | None) -> SeatEvidence:
     import cv2
 
-    h, w = frame.shape[:2]
-    roi = zone.bounds(w, h)
     x, y, rw, rh = roi
-    if rw == 0 or rh == 0:
-        return SeatEvidence(zone.seat)
-    sub = frame[y : y + rh, x : x + rw]
-    masks = detect.card_masks(sub, card_width, felt)
-    if hasattr(recognizer, "recognize_masks"):
-        dets = recognizer.recognize_masks(frame, roi, masks, felt, card_width)
-    else:
-        dets = recognizer.recognize(frame, roi)
     dets = [d for d in dets if zone.contains(*d.center)]
     width = card_width or detect.estimate_card_width(masks.white)
     backs = detect.find_backs(masks, width, (x, y))
@@ -67,8 +93,8 @@ class TableWatcher:
 
     def evidence(self, frame: np.ndarray) -> list[SeatEvidence]:
         felt = detect.felt_stats(frame)
-        return [zone_evidence(frame, z, self.recognizer, self.camera.card_width, felt)
-                for z in sorted(self.camera.zones, key=lambda z: z.seat)]
+        zones = sorted(self.camera.zones, key=lambda z: z.seat)
+        return zones_evidence(frame, zones, self.recognizer, self.camera.card_width, felt, self.camera.cards_needed)
 
     def watch(self, frame: np.ndarray, reader: Mapping[int, Iterable[Card]] | None = None,
               frame_index: int | None = None) -> list[SeatView]:
