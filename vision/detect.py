@@ -127,12 +127,12 @@ def _merge_short_edges(poly: np.ndarray, min_len: float) -> np.ndarray:
         n = len(pts)
         for i in range(n):
             a, b = pts[i], pts[(i + 1) % n]
-            if np.linalg.norm(b - a) < min_len:
+            if math.hypot(b[0] - a[0], b[1] - a[1]) < min_len:
                 p0, p3 = pts[(i - 1) % n], pts[(i + 2) % n]
                 x = _intersect(p0, a, b, p3)
                 if x is None:
                     continue
-                if np.linalg.norm(x - (a + b) / 2) > 2 * min_len:
+                if math.hypot(x[0] - (a[0] + b[0]) / 2, x[1] - (a[1] + b[1]) / 2) > 2 * min_len:
                     continue
                 j = (i + 1) % n
                 pts[i] = x
@@ -236,7 +236,7 @@ def find_corners(
             p = poly[i]
             a = poly[(i - 1) % n] - p
             b = poly[(i + 1) % n] - p
-            la, lb = np.linalg.norm(a), np.linalg.norm(b)
+            la, lb = math.hypot(a[0], a[1]), math.hypot(b[0], b[1])
             if la < 0.22 * W or lb < 0.22 * W:
                 continue
             a /= la
@@ -474,7 +474,7 @@ def scan_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0, 
         n = len(poly)
         for i in range(n):
             a, b = poly[i], poly[(i + 1) % n]
-            L = float(np.linalg.norm(b - a))
+            L = math.hypot(float(b[0] - a[0]), float(b[1] - a[1]))
             if L < 0.2 * W:
                 continue
             e = (b - a) / L
@@ -491,9 +491,8 @@ def scan_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0, 
             xi = np.rint(pts[..., 0]).astype(np.int32)
             yi = np.rint(pts[..., 1]).astype(np.int32)
             ok = (xi >= 0) & (xi < wid) & (yi >= 0) & (yi < hgt)
-            vals = np.zeros(xi.shape, bool)
-            vals[ok] = ink[yi[ok], xi[ok]] > 0
-            col = vals.sum(axis=1) >= 2
+            vals = (ink[np.clip(yi, 0, hgt - 1), np.clip(xi, 0, wid - 1)] > 0) & ok
+            col = np.count_nonzero(vals, axis=1) >= 2
             # starts of print: a column with ink after ``gap`` columns without, followed by ink in
             # at least half of the next ``gap`` columns
             run = np.concatenate(([0], np.cumsum(col)))

@@ -13,6 +13,7 @@ Classes: 0..51 are cards in :attr:`controller.cards.Card.index` order; 52 is "no
 from __future__ import annotations
 
 import dataclasses
+import math
 import pathlib
 from collections.abc import Sequence
 from typing import Protocol
@@ -166,8 +167,9 @@ def group_corners(corners: Sequence[detect.Corner], tol: float = 0.3) -> list[li
     n = len(corners)
     if n == 0:
         return []
-    centres = np.array([c.center() for c in corners])
-    us = np.array([c.u for c in corners])
+    geo = np.array([(*c.point, *c.u, *c.v, c.width) for c in corners], np.float64)
+    us = geo[:, 2:4]
+    centres = geo[:, 0:2] + 0.5 * geo[:, 6:7] * (us + detect.ASPECT * geo[:, 4:6])
     dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     opposite = (us @ us.T) <= -0.7
     groups: list[list[int]] = []
@@ -256,6 +258,18 @@ class OnnxRecognizer:
             else:
                 corners = detect.find_corners(frame, width, roi, masks, felt, glyphs=wanted is None)
                 batch.append((k, width, corners))
+        source = frame
+        if self.input_channels == 1 and frame.ndim == 3 and batch:  # grayscale once, zones only
+            import cv2
+
+            source = np.zeros(frame.shape[:2], np.uint8)
+            fh, fw = frame.shape[:2]
+            for k, width, _ in batch:
+                x, y, rw, rh = jobs[k][0]
+                m = int(1.2 * width)
+                x0, y0, x1, y1 = max(0, x - m), max(0, y - m), min(fw, x + rw + m), min(fh, y + rh + m)
+                source[y0:y1, x0:x1] = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+        frame = source
         readings = self.read_corners(frame, [c for _, _, cs in batch for c in cs])
         per_job: dict[int, tuple[list[detect.Corner], list[Reading]]] = {}
         at = 0
@@ -359,10 +373,11 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
     kept_w: list[float] = []
     for i in order:
         d = dets[i]
-        c = np.array(d.center)
+        c = d.center
         clash = None
         for k, (e, w) in enumerate(zip(kept, kept_w)):
-            if float(np.linalg.norm(c - np.array(e.center))) < radius * max(w, widths[i]):
+            ec = e.center
+            if math.hypot(c[0] - ec[0], c[1] - ec[1]) < radius * max(w, widths[i]):
                 clash = k
                 break
         if clash is None:

@@ -1,6 +1,6 @@
 """Train the index-corner classifier and export ``models/card_index.onnx``.
 
-    python -m vision.train            # 4000 scenes, 9 epochs, 20 channels -> models/card_index.onnx
+    python -m vision.train            # 5000 scenes, 9 epochs, 20 channels -> models/card_index.onnx
     python -m vision.train --calibrate-only models/card_index.onnx   # threshold only
     python -m vision.train --input color ...   # BGR crops, 3-channel model (tried, not shipped)
 
@@ -396,7 +396,7 @@ def export(model, out: pathlib.Path, threshold: float, in_channels: int = 1) -> 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenes", type=int, default=4000)
+    ap.add_argument("--scenes", type=int, default=5000)
     ap.add_argument("--val-scenes", type=int, default=400)
     ap.add_argument("--epochs", type=int, default=9)
     ap.add_argument("--batch", type=int, default=256)
