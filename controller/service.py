@@ -113,16 +113,21 @@ class TableService:
             raise CommandError(f"{name}: missing {', '.join(missing)}")
         with self.lock:
             before = self._last_seq()
+            pending_game = self.pending_game
             try:
-                if name == "start_hand" and self.pending_game is not None:
-                    self.table.configure(self.pending_game)
-                    self.pending_game = None
-                getattr(self.table, name)(**args)
+                with self.table.transaction():  # one command, one commit
+                    if name == "start_hand" and self.pending_game is not None:
+                        self.table.configure(self.pending_game)
+                        self.pending_game = None
+                    getattr(self.table, name)(**args)
             except TableError as exc:
+                self.pending_game = pending_game
                 raise CommandError(str(exc)) from None
             except TypeError as exc:
+                self.pending_game = pending_game
                 raise CommandError(f"{name}: bad arguments: {exc}") from None
             except Exception as exc:
+                self.pending_game = pending_game
                 if _is_log_failure(exc):
                     raise CommandError(self._log_failed(exc)) from None
                 raise
@@ -130,19 +135,32 @@ class TableService:
             return [e for e in self.events(before)]
 
     def _log_failed(self, exc: BaseException) -> str:
-        """The log cannot be written: nothing was recorded, new actions stop, surveillance is told.
+        """The log cannot be written: nothing of the command was recorded, new actions stop,
+        surveillance is told.
 
-        The alert lives in memory (the log is what failed); the table's state is unchanged because
-        every event is stored before it is applied."""
+        The alert lives in memory (the log is what failed); the table's state is what the log holds,
+        because a transaction that cannot be written is undone in memory too."""
         message = f"the event log cannot be written ({exc}): new actions are stopped until it can"
         self.log_error = message
         self._alerts.append({"seq": None, "ts": self.clock(), "alert": "log_unwritable", "detail": message})
+        del self._alerts[:-1000]
         return message
 
     def run(self, fn: Callable[[Table], Any]) -> Any:
-        """Run ``fn(table)`` under the lock (the reader bridge and the cameras use this)."""
+        """Run ``fn(table)`` under the lock, in one transaction: every event it emits is written in
+        one commit, all or none (the reader bridge stores a batch this way, the cameras a frame).
+
+        A log that cannot be written raises as it is (the reader must not acknowledge) and is
+        reported like a failed command."""
         with self.lock:
-            return fn(self.table)
+            try:
+                with self.table.transaction():
+                    result = fn(self.table)
+            except Exception as exc:
+                if _is_log_failure(exc):
+                    self._log_failed(exc)
+                raise
+            return result
 
     def alert(self, alert: str, **detail: Any) -> dict[str, Any]:
         """Store an alert from the reader or the cameras (surveillance sees it)."""

@@ -14,6 +14,7 @@ Pure apart from the log it is given and the clock it is given: no I/O of its own
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import enum
 import time
@@ -43,7 +44,11 @@ class Event:
 
 
 class Log(Protocol):
-    """What the table needs from its event log (the SQLite log and :class:`MemoryLog` both fit)."""
+    """What the table needs from its event log (the SQLite log and :class:`MemoryLog` both fit).
+
+    A log that also has ``prepare``, ``append_many`` (with ``meta``, ``ts`` and ``expect_seq``) and
+    ``last_seq``, as both of these do, lets :meth:`Table.transaction` write a group of events in one
+    commit; with any other log every event is its own append."""
 
     def append(self, kind: str, payload: Mapping[str, Any], *, hand_no: int | None = None) -> Any: ...
 
@@ -56,14 +61,62 @@ class MemoryLog:
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.events: list[Event] = []
         self.clock = clock
+        self.meta: dict[str, str] = {}
+        self.commits = 0
+        """Appends so far (one per :meth:`append`, one per :meth:`append_many`): what a disk log
+        would flush."""
+
+    def prepare(self, kind: str, payload: Mapping[str, Any], hand_no: int | None = None) -> tuple[Any, ...]:
+        return (kind, dict(payload), hand_no, None)
 
     def append(self, kind: str, payload: Mapping[str, Any], *, hand_no: int | None = None) -> Event:
-        event = Event(len(self.events) + 1, kind, dict(payload), hand_no, self.clock())
-        self.events.append(event)
-        return event
+        return self.append_many([(kind, payload, hand_no)])[0]
+
+    def append_many(self, events: Iterable[tuple[Any, ...]], *, meta: Mapping[str, str | None] | None = None,
+                    ts: float | None = None, expect_seq: int | None = None) -> list[Event]:
+        """Append a group of events (all with one timestamp), and set ``meta``, at once."""
+        items = [e if len(e) == 4 else self.prepare(*e) for e in events]
+        if expect_seq is not None and items and expect_seq != len(self.events) + 1:
+            raise ValueError(f"another writer appended to the log (row {expect_seq} expected next, "
+                             f"the log has {len(self.events)})")
+        ts = self.clock() if ts is None else ts
+        out = [Event(len(self.events) + k, kind, payload, hand_no, ts)
+               for k, (kind, payload, hand_no, _) in enumerate(items, 1)]
+        self.events.extend(out)
+        for k, v in (meta or {}).items():
+            if v is None:
+                self.meta.pop(k, None)
+            else:
+                self.meta[k] = v
+        self.commits += 1
+        return out
+
+    @property
+    def last_seq(self) -> int:
+        return len(self.events)
 
     def __iter__(self) -> Iterator[Event]:
         return iter(list(self.events))
+
+
+class Transaction:
+    """The events of one command or one source batch, written to the log in one commit.
+
+    Made by :meth:`Table.transaction`; ``events`` are those emitted so far (already applied to the
+    table's state, not yet written). :meth:`set_meta` adds a log meta key to the same commit (the
+    reader's acknowledged seq goes with the cards it acknowledges)."""
+
+    __slots__ = ("events", "items", "meta", "ts", "first_seq")
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self.items: list[Any] = []
+        self.meta: dict[str, str | None] = {}
+        self.ts: float | None = None
+        self.first_seq: int | None = None
+
+    def set_meta(self, key: str, value: str | None) -> None:
+        self.meta[key] = value
 
 
 # ------------------------------------------------------------------------------------------ settings
@@ -219,6 +272,10 @@ class Table:
         self._settled: tuple[tuple[int, int], ShowdownResult] | None = None
         self._previous: HandRun | None = None
         """The hand before this one: award corrections stay open until substantial action (R14)."""
+        self._initial_settings = settings
+        self._tx: Transaction | None = None
+        self._lost: BaseException | None = None
+        """Why the state could not be rebuilt after a failed write (None: it matches the log)."""
 
     # ------------------------------------------------------------------ plumbing
     @classmethod
@@ -234,15 +291,108 @@ class Table:
         return table
 
     def _emit(self, kind: str, payload: Mapping[str, Any], hand_no: int | None = None) -> Event:
-        """Store first, then change state, then tell listeners."""
+        """Store first, then change state, then tell listeners.
+
+        Inside :meth:`transaction` the event is checked and applied at once (the rest of the command
+        sees it) and written with the others at the end; listeners hear of it after that commit."""
+        if self._lost is not None:
+            self._restore()
         if hand_no is None and self.hand is not None and kind != "hand_started":
             hand_no = self.hand.hand_no
+        tx = self._tx
+        if tx is not None and _groups(self.log):
+            item = self.log.prepare(kind, payload, hand_no)  # type: ignore[attr-defined]
+            if tx.first_seq is None:
+                tx.first_seq = self.log.last_seq + 1  # type: ignore[attr-defined]
+                tx.ts = float(getattr(self.log, "clock", self.clock)())
+            event = Event(tx.first_seq + len(tx.events), kind, item[1], hand_no, tx.ts)  # type: ignore[arg-type]
+            tx.items.append(item)
+            tx.events.append(event)
+            self._apply(event)
+            return event
         stored = self.log.append(kind, payload, hand_no=hand_no)
         event = _as_event(stored)
         self._apply(event)
         for listener in list(self.listeners):
             listener(event)
         return event
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Transaction]:
+        """Group every event emitted inside into one commit: ``with table.transaction(): ...``.
+
+        Events are checked and applied to the table as they are emitted, so later checks in the
+        same command see them; they are written in one :meth:`~controller.eventlog.EventLog.append_many`
+        when the outermost transaction ends, and listeners are told only after that commit (an
+        event is stored before anyone hears of it). All or none: when the block raises, or the
+        write fails, nothing of it is written and the table's state is rebuilt from the log (plus
+        the enclosing transaction's events, for a nested one), then the error goes on. Nested
+        transactions join the outer one. Outside a transaction every event is its own commit."""
+        if self._lost is not None:
+            self._restore()
+        tx = self._tx
+        outer = tx is None
+        if tx is None:
+            tx = self._tx = Transaction()
+        mark, meta = len(tx.events), dict(tx.meta)
+        try:
+            yield tx
+        except BaseException:
+            if outer:
+                self._tx = None
+            tx.meta = meta
+            if len(tx.events) > mark:
+                del tx.events[mark:], tx.items[mark:]
+                self._recover()
+            raise
+        if outer:
+            self._tx = None
+            self._commit(tx)
+
+    def _commit(self, tx: Transaction) -> None:
+        if tx.events:
+            try:
+                self.log.append_many(tx.items, meta=tx.meta or None, ts=tx.ts,  # type: ignore[attr-defined]
+                                     expect_seq=tx.first_seq)
+            except BaseException:
+                self._recover()
+                raise
+        elif tx.meta:
+            append_many = getattr(self.log, "append_many", None)
+            if append_many is not None:
+                append_many([], meta=tx.meta)
+            elif hasattr(self.log, "set_meta"):
+                for key, value in tx.meta.items():
+                    self.log.set_meta(key, value)  # type: ignore[attr-defined]
+        error: BaseException | None = None
+        for event in tx.events:
+            for listener in list(self.listeners):
+                try:
+                    listener(event)
+                except Exception as exc:  # every listener hears of every event; the first error goes on
+                    error = error or exc
+        if error is not None:
+            raise error
+
+    def _recover(self) -> None:
+        """After a failed write or an aborted transaction: back to what the log holds."""
+        try:
+            self._restore()
+        except Exception as exc:  # the log cannot be read either: try again before the next event
+            self._lost = exc
+
+    def _restore(self) -> None:
+        """Rebuild the state by replaying the log (as :meth:`open` does), then the events of the
+        transaction still open, if any (they are not written yet)."""
+        fresh = Table.open(self._initial_settings, self.log, self.clock)
+        for name in ("settings", "players", "hand", "hands_played", "placements", "_game", "_previous"):
+            setattr(self, name, getattr(fresh, name))
+        self._version += fresh._version + 1
+        self._settled = None
+        self._lost = None
+        if self._tx is not None:
+            for event in self._tx.events:
+                self._apply(event)
 
     def _warn(self, text: str) -> Event:
         return self._emit("warning", {"text": text})
@@ -1266,6 +1416,11 @@ def _as_event(stored: Any) -> Event:
         return stored
     return Event(stored.seq, stored.kind, stored.payload, getattr(stored, "hand_no", None),
                  getattr(stored, "ts", 0.0))
+
+
+def _groups(log: Any) -> bool:
+    """Whether ``log`` can write a group of events in one commit."""
+    return hasattr(log, "append_many") and hasattr(log, "prepare") and hasattr(log, "last_seq")
 
 
 def _can(check: Callable[..., None], *args: Any) -> bool:
