@@ -295,8 +295,9 @@ class Table:
 
         Inside :meth:`transaction` the event is checked and applied at once (the rest of the command
         sees it) and written with the others at the end; listeners hear of it after that commit."""
-        if self._lost is not None:
+        if self._lost is not None:  # the command was checked against a state that was not the log's
             self._restore()
+            raise TableError("the table was rebuilt from its log after a failed write: enter it again")
         if hand_no is None and self.hand is not None and kind != "hand_started":
             hand_no = self.hand.hand_no
         tx = self._tx
@@ -380,6 +381,7 @@ class Table:
             self._restore()
         except Exception as exc:  # the log cannot be read either: try again before the next event
             self._lost = exc
+            self.hand, self.players, self._previous, self._settled = None, {}, None, None
 
     def _restore(self) -> None:
         """Rebuild the state by replaying the log (as :meth:`open` does), then the events of the
