@@ -263,6 +263,8 @@ class EventLog:
         if synchronous not in ("FULL", "NORMAL"):
             raise ValueError(f"synchronous must be 'FULL' or 'NORMAL', got {synchronous!r}")
         self._synchronous = synchronous
+        self.commits = 0
+        """Transactions this object has committed (each one fsync of the WAL with ``FULL``)."""
         p = pathlib.Path(self.path)
         exists = p.exists()
         if exists and p.is_dir():
@@ -494,6 +496,7 @@ class EventLog:
                         db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key)"
                                    " DO UPDATE SET value = excluded.value", (k, v))
                 db.execute("COMMIT")
+                self.commits += 1
             except sqlite3.Error as exc:
                 try:
                     if db.in_transaction:

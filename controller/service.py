@@ -112,10 +112,12 @@ class TableService:
         if missing:
             raise CommandError(f"{name}: missing {', '.join(missing)}")
         with self.lock:
-            before = self._last_seq()
+            grouped = self.table._grouped
+            before = 0 if grouped else self._last_seq()
             pending_game = self.pending_game
             try:
-                with self.table.transaction():  # one command, one commit
+                with self.table.transaction() as tx:  # one command, one commit
+                    start = len(tx.events)
                     if name == "start_hand" and self.pending_game is not None:
                         self.table.configure(self.pending_game)
                         self.pending_game = None
@@ -132,7 +134,9 @@ class TableService:
                     raise CommandError(self._log_failed(exc)) from None
                 raise
             self.log_error = None
-            return [e for e in self.events(before)]
+            if grouped:  # the events as stored (the commit wrote exactly these)
+                return [_event_dict(e) for e in tx.events[start:]]
+            return self.events(before)
 
     def _log_failed(self, exc: BaseException) -> str:
         """The log cannot be written: nothing of the command was recorded, new actions stop,

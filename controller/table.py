@@ -14,7 +14,6 @@ Pure apart from the log it is given and the clock it is given: no I/O of its own
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import enum
 import time
@@ -46,9 +45,9 @@ class Event:
 class Log(Protocol):
     """What the table needs from its event log (the SQLite log and :class:`MemoryLog` both fit).
 
-    A log that also has ``prepare``, ``append_many`` (with ``meta``, ``ts`` and ``expect_seq``) and
-    ``last_seq``, as both of these do, lets :meth:`Table.transaction` write a group of events in one
-    commit; with any other log every event is its own append."""
+    A log that also has ``prepare`` and ``append_many`` (with ``meta``, ``ts`` and ``expect_seq``),
+    as both of these do, lets :meth:`Table.transaction` write a group of events in one commit; with
+    any other log every event is its own append."""
 
     def append(self, kind: str, payload: Mapping[str, Any], *, hand_no: int | None = None) -> Any: ...
 
@@ -251,6 +250,41 @@ class HandRun:
 
 
 # ----------------------------------------------------------------------------------------- the table
+class _Scope:
+    """One ``with table.transaction():`` block (the outermost one commits)."""
+
+    __slots__ = ("table", "tx", "outer", "mark", "meta")
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def __enter__(self) -> Transaction:
+        table = self.table
+        if table._lost is not None:
+            table._restore()
+        tx = table._tx
+        self.outer = tx is None
+        if tx is None:
+            tx = table._tx = Transaction()
+        self.tx = tx
+        self.mark = len(tx.events)
+        self.meta = dict(tx.meta)
+        return tx
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        table, tx = self.table, self.tx
+        if self.outer:
+            table._tx = None
+        if exc_type is None:
+            if self.outer:
+                table._commit(tx)
+            return
+        tx.meta = self.meta
+        if len(tx.events) > self.mark:
+            del tx.events[self.mark:], tx.items[self.mark:]
+            table._recover()
+
+
 class Table:
     """One live table. Build it with :meth:`open` (which replays the log) and drive it with its
     commands; read :meth:`snapshot` for the views."""
@@ -273,6 +307,9 @@ class Table:
         self._previous: HandRun | None = None
         """The hand before this one: award corrections stay open until substantial action (R14)."""
         self._initial_settings = settings
+        self._seq = 0
+        """seq of the last event applied."""
+        self._grouped = _groups(log)
         self._tx: Transaction | None = None
         self._lost: BaseException | None = None
         """Why the state could not be rebuilt after a failed write (None: it matches the log)."""
@@ -301,12 +338,12 @@ class Table:
         if hand_no is None and self.hand is not None and kind != "hand_started":
             hand_no = self.hand.hand_no
         tx = self._tx
-        if tx is not None and _groups(self.log):
+        if tx is not None and self._grouped:
             item = self.log.prepare(kind, payload, hand_no)  # type: ignore[attr-defined]
             if tx.first_seq is None:
-                tx.first_seq = self.log.last_seq + 1  # type: ignore[attr-defined]
+                tx.first_seq = self._seq + 1  # checked when written: another writer is refused
                 tx.ts = float(getattr(self.log, "clock", self.clock)())
-            event = Event(tx.first_seq + len(tx.events), kind, item[1], hand_no, tx.ts)  # type: ignore[arg-type]
+            event = Event(self._seq + 1, kind, item[1], hand_no, tx.ts)  # type: ignore[arg-type]
             tx.items.append(item)
             tx.events.append(event)
             self._apply(event)
@@ -318,8 +355,7 @@ class Table:
             listener(event)
         return event
 
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[Transaction]:
+    def transaction(self) -> _Scope:
         """Group every event emitted inside into one commit: ``with table.transaction(): ...``.
 
         Events are checked and applied to the table as they are emitted, so later checks in the
@@ -328,27 +364,10 @@ class Table:
         event is stored before anyone hears of it). All or none: when the block raises, or the
         write fails, nothing of it is written and the table's state is rebuilt from the log (plus
         the enclosing transaction's events, for a nested one), then the error goes on. Nested
-        transactions join the outer one. Outside a transaction every event is its own commit."""
-        if self._lost is not None:
-            self._restore()
-        tx = self._tx
-        outer = tx is None
-        if tx is None:
-            tx = self._tx = Transaction()
-        mark, meta = len(tx.events), dict(tx.meta)
-        try:
-            yield tx
-        except BaseException:
-            if outer:
-                self._tx = None
-            tx.meta = meta
-            if len(tx.events) > mark:
-                del tx.events[mark:], tx.items[mark:]
-                self._recover()
-            raise
-        if outer:
-            self._tx = None
-            self._commit(tx)
+        transactions join the outer one. Outside a transaction every event is its own commit.
+
+        ``with`` gives the :class:`Transaction` (for :meth:`Transaction.set_meta`)."""
+        return _Scope(self)
 
     def _commit(self, tx: Transaction) -> None:
         if tx.events:
@@ -387,7 +406,7 @@ class Table:
         """Rebuild the state by replaying the log (as :meth:`open` does), then the events of the
         transaction still open, if any (they are not written yet)."""
         fresh = Table.open(self._initial_settings, self.log, self.clock)
-        for name in ("settings", "players", "hand", "hands_played", "placements", "_game", "_previous"):
+        for name in ("settings", "players", "hand", "hands_played", "placements", "_game", "_previous", "_seq"):
             setattr(self, name, getattr(fresh, name))
         self._version += fresh._version + 1
         self._settled = None
@@ -624,7 +643,8 @@ class Table:
         return showdown_record(self.settings, h)
 
     def _settle(self, h: HandRun) -> ShowdownResult:
-        # Every change goes through _apply, which bumps the version: a result stays valid until then.
+        # Every change goes through _apply, which bumps the version unless the event cannot change
+        # the engine's hand record (see _SAME_JUDGEMENT): a result stays valid until then.
         key = (id(h), self._version)
         if self._settled is not None and self._settled[0] == key:
             return self._settled[1]
@@ -1073,8 +1093,10 @@ class Table:
 
     # ----------------------------------------------------------------- the fold
     def _apply(self, e: Event) -> None:
-        self._version += 1
+        self._seq = e.seq
         k, p = e.kind, e.payload
+        if k not in _SAME_JUDGEMENT:
+            self._version += 1
         if k == "table_configured":
             self._game = dict(p)
             if not self._replaying or self.hand is None or not self.hand_in_progress:
@@ -1133,6 +1155,8 @@ class Table:
             h = self.hand
             assert h is not None
             sd = h.showdown[p["seat"]]
+            if (sd.identifiable is False) != (p["identifiable"] is False):
+                self._version += 1  # the engine sees only whether a tabled hand is unidentifiable
             sd.identifiable = p["identifiable"]
             sd.why_not = p.get("reason", "")
             sd.camera_cards = tuple(p.get("cards", ()))
@@ -1420,9 +1444,19 @@ def _as_event(stored: Any) -> Event:
                  getattr(stored, "ts", 0.0))
 
 
+_SAME_JUDGEMENT = frozenset({
+    "card_seen", "alert", "warning", "showdown_plan", "declaration", "show_requested", "shown_to_one",
+    "break", "cards_shown", "card_burned", "pot_pushed", "award_corrected", "player_seated",
+    "player_left", "chips_added", "seat_view",
+})
+"""Events that leave :func:`showdown_record` of the hand as it was (neither the hand's state, nor a
+seat's status, nor the settings), so the engine's cached judgement stays valid (``seat_view``
+changes it only when a seat becomes or stops being unidentifiable, handled where it is applied)."""
+
+
 def _groups(log: Any) -> bool:
     """Whether ``log`` can write a group of events in one commit."""
-    return hasattr(log, "append_many") and hasattr(log, "prepare") and hasattr(log, "last_seq")
+    return hasattr(log, "append_many") and hasattr(log, "prepare")
 
 
 def _can(check: Callable[..., None], *args: Any) -> bool:
