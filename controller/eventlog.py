@@ -187,7 +187,7 @@ def canonical_payload(payload: Mapping[str, Any]) -> str:
     :raises TypeError: if ``payload`` is not a mapping with string keys and JSON values.
     :raises ValueError: for NaN or infinite numbers.
     """
-    if not isinstance(payload, Mapping):
+    if type(payload) is not dict and not isinstance(payload, Mapping):
         raise TypeError(f"event payload must be a mapping, got {type(payload).__name__}")
     return _PAYLOAD_ENCODER(payload)
 

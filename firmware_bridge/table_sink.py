@@ -79,14 +79,14 @@ class TableSink(EventSink):
         if h is None or h.pushed or h.voided:
             return
         card = r.card
-        held = {c: h.seat(i) for i, hole in enumerate(h.state.hole) for c in hole if c is not None}
         try:
             if r.place.startswith("seat"):
                 seat = int(r.place[4:])
-                if held.get(card) == seat or card in h.state.board:
+                i = h.index(seat) if seat in h.order else None
+                if (i is not None and card in h.state.hole[i]) or card in h.state.board:
                     return  # a repeat or a card already known where it is
                 hole_due, _ = h.state.pending_deal()
-                if seat in h.order and h.index(seat) in hole_due:
+                if i is not None and i in hole_due:
                     table.deal(seat, [card], source="reader")
                 else:
                     table._emit("alert", {"alert": "unexpected_card", "card": str(card), "place": r.place,
@@ -103,6 +103,7 @@ class TableSink(EventSink):
             elif r.place == "burn":
                 table.burn(str(card))
             elif r.place == "muck":
+                held = {c: h.seat(i) for i, hole in enumerate(h.state.hole) for c in hole if c is not None}
                 seat = held.get(card)
                 if seat is None:
                     return
