@@ -39,8 +39,21 @@ read-only with ``verify="none"``) and names a wrong key; a key given for an unke
 as a possible downgrade. Neither mode stops someone restoring an older *complete* copy of the file
 (rolling back); compare :attr:`VerifyReport.head_hash` with a copy kept elsewhere for that.
 
-Durability: ``journal_mode=WAL`` with ``synchronous=FULL`` (the WAL is fsynced at every commit), so
-:meth:`EventLog.append` returns only once the event survives a crash of the process or the machine.
+Durability and transactions
+---------------------------
+``journal_mode=WAL`` with ``synchronous=FULL`` (the default): the WAL is fsynced at every commit, so
+:meth:`EventLog.append` and :meth:`EventLog.append_many` return only once their events survive a
+crash of the process or of the machine. ``synchronous="NORMAL"`` skips that fsync: a crash of the
+process loses nothing, a power cut or an OS crash may lose the last commits.
+
+A commit is one transaction, and one transaction can hold many events: :meth:`EventLog.append_many`
+writes a group all or none, with one fsync, and may set ``meta`` keys in the same transaction. The
+table uses this (``Table.transaction``) for what belongs together: one dealer command, one batch
+from the card reader with the reader's acknowledged seq, one camera frame's views. The events of a
+group share one timestamp; :meth:`EventLog.prepare` encodes an event without writing it, so the table
+can act on it (exactly as a replay will read it) before the group is written, and ``expect_seq``
+refuses the group when another writer appended in between. The cost of durability is the disk's
+fsync per commit (``bench/RESULTS-eventlog.md``, ``bench/RESULTS-table.md``).
 """
 
 from __future__ import annotations
