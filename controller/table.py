@@ -2,7 +2,9 @@
 
 Every change is an event appended to a log (:class:`MemoryLog` here; the SQLite
 :class:`~controller.eventlog.EventLog` at a real table) *before* anyone is told of it, and the
-table's state is a fold over those events: :meth:`Table.replay` rebuilds it exactly after a crash.
+table's state is a fold over those events: :meth:`Table.open` rebuilds it exactly after a crash.
+Inside :meth:`Table.transaction` the events of one command (or one reader batch, one camera frame)
+are applied as they come and written together in one commit, all or none, before anyone is told.
 
 Each command follows the check / answer / act triad: ``verify_fold(seat)`` raises
 :class:`TableError` with the reason, ``can_fold(seat)`` answers, ``fold(seat)`` appends the event
