@@ -137,7 +137,14 @@ def test_a_failed_write_undoes_the_whole_group_in_memory_too(tmp_path):
     t.start_hand(3)
     before, seqs = t.snapshot(), log.last_seq
     told = []
-    t.listeners.append(told.append)
+    reader = sqlite3.connect(db)  # another process's view of the file
+
+    def listener(event):
+        on_disk = reader.execute("SELECT max(seq) FROM events").fetchone()[0]
+        assert on_disk >= event.seq, "told of an event before it was committed"
+        told.append(event)
+
+    t.listeners.append(listener)
     blocker = lock(db)
     try:
         with pytest.raises(LogWriteError, match="locked"):
@@ -155,6 +162,7 @@ def test_a_failed_write_undoes_the_whole_group_in_memory_too(tmp_path):
         t.deal(2, "KsKh")
     assert [e.kind for e in told] == ["cards_dealt", "cards_dealt"] and log.last_seq == seqs + 2
     assert t.snapshot() == replayed(log) and log.verify().ok
+    reader.close()
     log.close()
 
 
