@@ -377,3 +377,26 @@ def test_a_camera_frame_is_one_commit_and_its_frame_is_kept_with_the_stored_seqs
     kinds = {e["seq"]: e["kind"] for e in svc.events(0)}
     assert [kinds[s] for s in svc.frame_seqs()] == ["seat_view", "seat_view"]
     svc.close()
+
+
+def test_hands_driven_as_the_product_drives_them_commit_per_source_batch(tmp_path):
+    """The bench's product flow: console commands, reader batches per deal round, a camera frame."""
+    import random
+
+    from table_helpers import ProductDriver
+
+    log = EventLog(tmp_path / "t.db", table_id="tx-1", synchronous="NORMAL")
+    svc = TableService(GAME, log)
+    for seat in range(1, 7):
+        svc.command("seat_player", {"seat": seat, "name": f"p{seat}", "stack": 200})
+    driver = ProductDriver(svc, random.Random(4))
+    commits, events = log.commits, log.last_seq
+    for _ in range(12):
+        driver.play_hand()
+    kinds = [e.kind for e in log.events(events)]
+    assert kinds.count("pot_pushed") == 12 and "card_seen" in kinds and "seat_view" in kinds
+    assert log.commits - commits < len(kinds) / 2  # far fewer commits than events
+    assert log.get_meta(ACK_KEY) == str(driver.reader_seq)
+    assert svc.snapshot() == {**replayed(log), "last_seq": log.last_seq, "log_error": None}
+    assert log.verify().ok
+    svc.close()
