@@ -3,8 +3,9 @@ the web server, the reader bridge and the cameras.
 
 Every command runs under one lock and in one transaction (one commit, all or none), so the reader,
 the cameras and the dealer's console never interleave inside a command. Every stored event goes to
-the subscribers (the live views) after it is stored. The broadcast view is the same event stream read ``delay`` seconds late: a second table
-folds the events once they are old enough (:meth:`TableService.delayed_snapshot`).
+the subscribers (the live views) after it is stored. The broadcast view is the same event stream
+read ``delay`` seconds late: a second table folds the events once they are old enough
+(:meth:`TableService.delayed_snapshot`).
 """
 
 from __future__ import annotations
