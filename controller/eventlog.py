@@ -500,8 +500,8 @@ class EventLog:
                 if rows:
                     db.executemany("INSERT INTO events (seq, ts, table_id, hand_no, kind, payload,"
                                    " prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
-                    db.execute("UPDATE log_info SET value = CASE key WHEN 'head_seq' THEN ? ELSE ? END"
-                               " WHERE key IN ('head_seq', 'head_hash')", (str(seq), prev))
+                    db.executemany("UPDATE log_info SET value = ? WHERE key = ?",
+                                   [(str(seq), "head_seq"), (prev, "head_hash")])
                 for k, v in meta_items:
                     if v is None:
                         db.execute("DELETE FROM meta WHERE key = ?", (k,))
