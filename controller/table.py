@@ -608,11 +608,17 @@ class Table:
         try:
             h = self._need_hand()
             i = self._index(seat)
-            {"fold": lambda: h.state.verify_fold(i),
-             "check_call": lambda: h.state.verify_check_call(i),
-             "bring_in": lambda: h.state.verify_post_bring_in(i),
-             "bet_raise_to": lambda: h.state.verify_complete_bet_raise_to(i, amount or 0)}[kind]()
-        except (HandError, TableError, KeyError):
+            if kind == "fold":
+                h.state.verify_fold(i)
+            elif kind == "check_call":
+                h.state.verify_check_call(i)
+            elif kind == "bring_in":
+                h.state.verify_post_bring_in(i)
+            elif kind == "bet_raise_to":
+                h.state.verify_complete_bet_raise_to(i, amount or 0)
+            else:
+                return False
+        except (HandError, TableError):
             return False
         return True
 
