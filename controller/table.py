@@ -776,6 +776,10 @@ class Table:
                        f"cards speak; a deliberate miscall may forfeit the pot, floor's decision (R1)")
 
     def verify_muck(self, seat: int, *, override: bool = False) -> None:
+        self._verify_muck(seat, override)
+
+    def _verify_muck(self, seat: int, override: bool,
+                     judged: tuple[ShowdownResult, set[int]] | None = None) -> None:
         h = self._need_hand()
         self._showdown_ready(h)
         i = self._index(seat)
@@ -784,22 +788,30 @@ class Table:
             raise TableError(f"seat {seat} folded")
         if sd.status in (SeatStatus.MUCKED, SeatStatus.KILLED):
             raise TableError(f"seat {seat}'s hand is already {sd.status.value}")
-        result = self._settle(h)
+        result = self._settle(h) if judged is None else judged[0]
         if result.plan.all_in and sd.status is not SeatStatus.TABLED and not override:
             raise TableError(f"all-in showdown: seat {seat}'s hand must be tabled, not mucked (R7)")
-        if sd.status is SeatStatus.TABLED and seat in self._winning_seats(h) and not override:
+        if (sd.status is SeatStatus.TABLED and not override
+                and seat in (self._winning_seats(h) if judged is None else judged[1])):
             raise TableError(f"seat {seat}'s tabled hand wins: it cannot be mucked (R4)")
 
     def muck(self, seat: int, *, face_down: bool = True, override: bool = False) -> Event:
         """The hand goes to the muck. A tabled winner cannot be mucked (R4) without a floor override."""
+        return self._muck(seat, face_down, override)
+
+    def _muck(self, seat: int, face_down: bool, override: bool,
+              judged: tuple[ShowdownResult, set[int]] | None = None) -> Event:
         h = self._need_hand()
         i = self._index(seat) if h else 0
         would_win = False
-        try:
-            would_win = seat in self._winning_seats(h) if h.state.complete else False
-        except ShowdownError:
-            pass
-        self.verify_muck(seat, override=override)
+        if judged is not None:
+            would_win = seat in judged[1]
+        else:
+            try:
+                would_win = seat in self._winning_seats(h) if h.state.complete else False
+            except ShowdownError:
+                pass
+        self._verify_muck(seat, override, judged)
         sd = h.showdown[seat]
         identifiable = sd.identifiable is True or (
             sd.identifiable is None and all(c is not None for c in h.state.hole[i]))
@@ -815,16 +827,21 @@ class Table:
         """Muck every hand that wins nothing, face up, once the winners are tabled (R17)."""
         h = self._need_hand()
         self._showdown_ready(h)
+        result = self._settle(h)
         winners = self._winning_seats(h)
         for seat in winners:
             if h.showdown[seat].status is not SeatStatus.TABLED:
                 raise TableError(f"seat {seat} wins: table that hand before mucking the others")
+        # Each muck is checked against this one judgement: mucking a hand that wins nothing changes
+        # neither who wins what (each pot still goes to the best hands among the others) nor the
+        # plan (it depends on the betting), so judging again after every muck would find the same.
+        judged = (result, winners)
         out = []
         for seat in h.order:
             i = h.index(seat)
             if (not h.state.folded[i] and seat not in winners
                     and h.showdown[seat].status in (SeatStatus.WAITING, SeatStatus.TABLED)):
-                out.append(self.muck(seat, face_down=False))
+                out.append(self._muck(seat, False, False, judged))
         return out
 
     def kill(self, seat: int, reason: str) -> Event:

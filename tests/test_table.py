@@ -439,6 +439,9 @@ def test_the_cached_judgement_is_always_the_engines_judgement_of_the_hand_as_it_
                 t.declare(seat, "a pair")
             for seat in order:
                 t.camera_view(seat, identifiable=True, cards=[str(c) for c in h.state.hole[h.index(seat)]])
-            t.muck_losers()
+            before = settle(t._record(h))
+            t.muck_losers()  # checks every muck against the judgement made before the first one
+            after = settle(t._record(h))
+            assert after.winnings == before.winnings and after.plan == before.plan
         t.push()
     assert checks > 100
