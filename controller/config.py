@@ -97,9 +97,10 @@ class TableSection(_Model):
     database: str = "var/table.db"
     """The event log (SQLite file)."""
     durability: Literal["full", "normal"] = "full"
-    """``full``: every event is fsynced before anyone is told of it (survives a power cut).
-    ``normal``: SQLite WAL without the per-event fsync: survives a crash of the controller but can
-    lose the last events on a power cut; only with a UPS and when the disk's fsync is too slow."""
+    """``full``: every commit (one per dealer command, reader batch or camera frame) is fsynced
+    before anyone is told of its events (survives a power cut). ``normal``: SQLite WAL without the
+    fsync: survives a crash of the controller but can lose the last commits on a power cut; only
+    with a UPS and when the disk's fsync is too slow."""
 
 
 class StakesSection(_Model):

@@ -39,8 +39,21 @@ read-only with ``verify="none"``) and names a wrong key; a key given for an unke
 as a possible downgrade. Neither mode stops someone restoring an older *complete* copy of the file
 (rolling back); compare :attr:`VerifyReport.head_hash` with a copy kept elsewhere for that.
 
-Durability: ``journal_mode=WAL`` with ``synchronous=FULL`` (the WAL is fsynced at every commit), so
-:meth:`EventLog.append` returns only once the event survives a crash of the process or the machine.
+Durability and transactions
+---------------------------
+``journal_mode=WAL`` with ``synchronous=FULL`` (the default): the WAL is fsynced at every commit, so
+:meth:`EventLog.append` and :meth:`EventLog.append_many` return only once their events survive a
+crash of the process or of the machine. ``synchronous="NORMAL"`` skips that fsync: a crash of the
+process loses nothing, a power cut or an OS crash may lose the last commits.
+
+A commit is one transaction, and one transaction can hold many events: :meth:`EventLog.append_many`
+writes a group all or none, with one fsync, and may set ``meta`` keys in the same transaction. The
+table uses this (``Table.transaction``) for what belongs together: one dealer command, one batch
+from the card reader with the reader's acknowledged seq, one camera frame's views. The events of a
+group share one timestamp; :meth:`EventLog.prepare` encodes an event without writing it, so the table
+can act on it (exactly as a replay will read it) before the group is written, and ``expect_seq``
+refuses the group when another writer appended in between. The cost of durability is the disk's
+fsync per commit (``bench/RESULTS-eventlog.md``, ``bench/RESULTS-table.md``).
 """
 
 from __future__ import annotations
@@ -140,6 +153,19 @@ class NewEvent(NamedTuple):
     hand_no: int | None = None
 
 
+class PreparedEvent(NamedTuple):
+    """An event checked and encoded by :meth:`EventLog.prepare`, ready for :meth:`EventLog.append_many`.
+
+    ``payload`` is the payload exactly as it will be read back from the log (the decoded ``text``),
+    so a caller can act on the event before it is written and see what a replay will see."""
+
+    kind: str
+    payload: dict[str, Any]
+    hand_no: int | None
+    text: str
+    """The canonical JSON text that is stored and hashed."""
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class VerifyReport:
     """The result of checking the whole chain."""
@@ -174,7 +200,7 @@ def canonical_payload(payload: Mapping[str, Any]) -> str:
     :raises TypeError: if ``payload`` is not a mapping with string keys and JSON values.
     :raises ValueError: for NaN or infinite numbers.
     """
-    if not isinstance(payload, Mapping):
+    if type(payload) is not dict and not isinstance(payload, Mapping):
         raise TypeError(f"event payload must be a mapping, got {type(payload).__name__}")
     return _PAYLOAD_ENCODER(payload)
 
@@ -250,6 +276,8 @@ class EventLog:
         if synchronous not in ("FULL", "NORMAL"):
             raise ValueError(f"synchronous must be 'FULL' or 'NORMAL', got {synchronous!r}")
         self._synchronous = synchronous
+        self.commits = 0
+        """Transactions this object has committed (each one fsync of the WAL with ``FULL``)."""
         p = pathlib.Path(self.path)
         exists = p.exists()
         if exists and p.is_dir():
@@ -348,6 +376,11 @@ class EventLog:
             raise LogWriteError(self.path, _describe_sqlite_error(exc)) from None
 
     @property
+    def clock(self) -> Callable[[], float]:
+        """The wall clock that stamps appended events."""
+        return self._clock
+
+    @property
     def keyed(self) -> bool:
         """Whether this log's hashes are HMACs with an audit key."""
         return self._info.get("hash_mode") == "hmac-sha256"
@@ -396,6 +429,18 @@ class EventLog:
 
     # -- writing -----------------------------------------------------------------------------
 
+    def prepare(self, kind: str, payload: Mapping[str, Any], hand_no: int | None = None) -> PreparedEvent:
+        """Check and encode one event without writing it (see :meth:`append_many`).
+
+        :raises TypeError, ValueError: an event that is not valid.
+        """
+        if not isinstance(kind, str) or not kind:
+            raise ValueError(f"event kind must be a non-empty string, got {kind!r}")
+        if hand_no is not None and (not isinstance(hand_no, int) or isinstance(hand_no, bool)):
+            raise TypeError(f"hand_no must be an int or None, got {hand_no!r}")
+        text = canonical_payload(payload)
+        return PreparedEvent(kind, json.loads(text), hand_no, text)
+
     def append(self, kind: str, payload: Mapping[str, Any], *, hand_no: int | None = None,
                meta: Mapping[str, str | None] | None = None) -> StoredEvent:
         """Store one event durably and return it. Returns only once the event is on disk.
@@ -404,48 +449,53 @@ class EventLog:
         :raises LogWriteError: nothing was written (disk full, read-only, locked, I/O error).
         :raises TypeError, ValueError: a payload that is not JSON (nothing was written).
         """
-        return self.append_many([NewEvent(kind, payload, hand_no)], meta=meta)[0]
+        return self.append_many([self.prepare(kind, payload, hand_no)], meta=meta)[0]
 
-    def append_many(self, events: Iterable[NewEvent | tuple[Any, ...]], *,
-                    meta: Mapping[str, str | None] | None = None) -> list[StoredEvent]:
+    def append_many(self, events: Iterable[PreparedEvent | NewEvent | tuple[Any, ...]], *,
+                    meta: Mapping[str, str | None] | None = None, ts: float | None = None,
+                    expect_seq: int | None = None) -> list[StoredEvent]:
         """Store several events (and optionally ``meta``) in one transaction: all or none.
 
-        ``events`` are :class:`NewEvent` or ``(kind, payload[, hand_no])`` tuples; it may be empty
-        when only ``meta`` changes.
+        One transaction is one commit, so one fsync of the WAL with ``synchronous=FULL``: a group of
+        events that belong together (one command, one reader batch) costs one disk flush, and it
+        survives a crash whole or not at all.
 
+        ``events`` are :class:`PreparedEvent`, :class:`NewEvent` or ``(kind, payload[, hand_no])``
+        tuples; it may be empty when only ``meta`` changes.
+
+        :param ts: the timestamp of every event in the group (default: the log's clock now).
+        :param expect_seq: the seq the first event must get; when another writer appended since the
+            caller read the head, nothing is written and :class:`LogWriteError` says so.
         :raises LogWriteError: nothing was written.
         :raises TypeError, ValueError: an event that is not valid (nothing was written).
         """
-        prepared: list[tuple[str, str, dict[str, Any], int | None]] = []
-        for e in events:
-            ev = e if isinstance(e, NewEvent) else NewEvent(*e)
-            if not isinstance(ev.kind, str) or not ev.kind:
-                raise ValueError(f"event kind must be a non-empty string, got {ev.kind!r}")
-            if ev.hand_no is not None and (not isinstance(ev.hand_no, int) or isinstance(ev.hand_no, bool)):
-                raise TypeError(f"hand_no must be an int or None, got {ev.hand_no!r}")
-            text = canonical_payload(ev.payload)
-            prepared.append((ev.kind, text, json.loads(text), ev.hand_no))
+        prepared = [e if isinstance(e, PreparedEvent) else self.prepare(*e) for e in events]
         meta_items = list((meta or {}).items())
         for k, v in meta_items:
             if not isinstance(k, str) or (v is not None and not isinstance(v, str)):
                 raise TypeError(f"meta keys and values must be strings, got {k!r}: {v!r}")
         if self.keyed and self._key is None:
             raise LogWriteError(self.path, f"the log is keyed: set {KEY_ENV} to append")
-        ts = float(self._clock())
+        ts = float(self._clock() if ts is None else ts)
         if not math.isfinite(ts):
             raise ValueError(f"clock returned {ts!r}")
+        table_id, key = self.table_id, self._key
         with self._lock:
             db = self._db
             stored: list[StoredEvent] = []
             try:
                 db.execute("BEGIN IMMEDIATE")
                 seq, prev = self._head_from_rows()
+                if expect_seq is not None and prepared and seq + 1 != expect_seq:
+                    db.execute("ROLLBACK")
+                    raise LogWriteError(self.path, f"another writer appended to the log (its last row is "
+                                                   f"{seq}, row {expect_seq} was expected next)")
                 rows = []
-                for kind, text, payload, hand_no in prepared:
+                for kind, payload, hand_no, text in prepared:
                     seq += 1
-                    h = row_digest(seq, ts, self.table_id, hand_no, kind, text, prev, self._key)
-                    rows.append((seq, ts, self.table_id, hand_no, kind, text, prev, h))
-                    stored.append(StoredEvent(seq, ts, self.table_id, hand_no, kind, payload, prev, h))
+                    h = row_digest(seq, ts, table_id, hand_no, kind, text, prev, key)
+                    rows.append((seq, ts, table_id, hand_no, kind, text, prev, h))
+                    stored.append(StoredEvent(seq, ts, table_id, hand_no, kind, payload, prev, h))
                     prev = h
                 if rows:
                     db.executemany("INSERT INTO events (seq, ts, table_id, hand_no, kind, payload,"
@@ -459,6 +509,7 @@ class EventLog:
                         db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key)"
                                    " DO UPDATE SET value = excluded.value", (k, v))
                 db.execute("COMMIT")
+                self.commits += 1
             except sqlite3.Error as exc:
                 try:
                     if db.in_transaction:
@@ -619,5 +670,5 @@ class EventLog:
 
 __all__ = [
     "GENESIS", "KEY_ENV", "EventLog", "LogDamaged", "LogError", "LogFormatError", "LogKeyError",
-    "LogWriteError", "NewEvent", "StoredEvent", "VerifyReport", "canonical_payload", "row_digest",
+    "LogWriteError", "NewEvent", "PreparedEvent", "StoredEvent", "VerifyReport", "canonical_payload", "row_digest",
 ]

@@ -74,6 +74,7 @@ class CameraLink:
         reader = {int(s): [Card.parse(c) for c in v["cards"] if c] for s, v in hand["seats"].items()}
         views = self._watcher(snap["variant"]).watch(frame, reader=reader)
         ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 70])
+        stored: list[int] = []
 
         def apply(table: Any) -> None:
             for v in views:
@@ -86,9 +87,11 @@ class CameraLink:
                 event = table.camera_view(v.seat, identifiable=bool(v.identifiable), reason=reason,
                                           cards=[str(c) for c in v.cards])
                 if event is not None and ok:
-                    self.service.store_frame(event.seq, jpeg.tobytes())
+                    stored.append(event.seq)
 
-        self.service.run(apply)
+        self.service.run(apply)  # the frame's views: one transaction, one commit
+        for seq in stored:  # the frame is kept once the events it goes with are
+            self.service.store_frame(seq, jpeg.tobytes())
         return views
 
 

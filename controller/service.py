@@ -1,10 +1,11 @@
 """The table as a running service: one :class:`~controller.table.Table` on its event log, shared by
 the web server, the reader bridge and the cameras.
 
-Every command runs under one lock, so the reader, the cameras and the dealer's console never
-interleave inside a command. Every stored event goes to the subscribers (the live views) after it
-is stored. The broadcast view is the same event stream read ``delay`` seconds late: a second table
-folds the events once they are old enough (:meth:`TableService.delayed_snapshot`).
+Every command runs under one lock and in one transaction (one commit, all or none), so the reader,
+the cameras and the dealer's console never interleave inside a command. Every stored event goes to
+the subscribers (the live views) after it is stored. The broadcast view is the same event stream
+read ``delay`` seconds late: a second table folds the events once they are old enough
+(:meth:`TableService.delayed_snapshot`).
 """
 
 from __future__ import annotations
@@ -112,37 +113,59 @@ class TableService:
         if missing:
             raise CommandError(f"{name}: missing {', '.join(missing)}")
         with self.lock:
-            before = self._last_seq()
+            grouped = self.table._grouped
+            before = 0 if grouped else self._last_seq()
+            pending_game = self.pending_game
             try:
-                if name == "start_hand" and self.pending_game is not None:
-                    self.table.configure(self.pending_game)
-                    self.pending_game = None
-                getattr(self.table, name)(**args)
+                with self.table.transaction() as tx:  # one command, one commit
+                    start = len(tx.events)
+                    if name == "start_hand" and self.pending_game is not None:
+                        self.table.configure(self.pending_game)
+                        self.pending_game = None
+                    getattr(self.table, name)(**args)
             except TableError as exc:
+                self.pending_game = pending_game
                 raise CommandError(str(exc)) from None
             except TypeError as exc:
+                self.pending_game = pending_game
                 raise CommandError(f"{name}: bad arguments: {exc}") from None
             except Exception as exc:
+                self.pending_game = pending_game
                 if _is_log_failure(exc):
                     raise CommandError(self._log_failed(exc)) from None
                 raise
             self.log_error = None
-            return [e for e in self.events(before)]
+            if grouped:  # the events as stored (the commit wrote exactly these)
+                return [_event_dict(e) for e in tx.events[start:]]
+            return self.events(before)
 
     def _log_failed(self, exc: BaseException) -> str:
-        """The log cannot be written: nothing was recorded, new actions stop, surveillance is told.
+        """The log cannot be written: nothing of the command was recorded, new actions stop,
+        surveillance is told.
 
-        The alert lives in memory (the log is what failed); the table's state is unchanged because
-        every event is stored before it is applied."""
+        The alert lives in memory (the log is what failed); the table's state is what the log holds,
+        because a transaction that cannot be written is undone in memory too."""
         message = f"the event log cannot be written ({exc}): new actions are stopped until it can"
         self.log_error = message
         self._alerts.append({"seq": None, "ts": self.clock(), "alert": "log_unwritable", "detail": message})
+        del self._alerts[:-1000]
         return message
 
     def run(self, fn: Callable[[Table], Any]) -> Any:
-        """Run ``fn(table)`` under the lock (the reader bridge and the cameras use this)."""
+        """Run ``fn(table)`` under the lock, in one transaction: every event it emits is written in
+        one commit, all or none (the reader bridge stores a batch this way, the cameras a frame).
+
+        A log that cannot be written raises as it is (the reader must not acknowledge) and is
+        reported like a failed command."""
         with self.lock:
-            return fn(self.table)
+            try:
+                with self.table.transaction():
+                    result = fn(self.table)
+            except Exception as exc:
+                if _is_log_failure(exc):
+                    self._log_failed(exc)
+                raise
+            return result
 
     def alert(self, alert: str, **detail: Any) -> dict[str, Any]:
         """Store an alert from the reader or the cameras (surveillance sees it)."""

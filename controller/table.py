@@ -2,7 +2,9 @@
 
 Every change is an event appended to a log (:class:`MemoryLog` here; the SQLite
 :class:`~controller.eventlog.EventLog` at a real table) *before* anyone is told of it, and the
-table's state is a fold over those events: :meth:`Table.replay` rebuilds it exactly after a crash.
+table's state is a fold over those events: :meth:`Table.open` rebuilds it exactly after a crash.
+Inside :meth:`Table.transaction` the events of one command (or one reader batch, one camera frame)
+are applied as they come and written together in one commit, all or none, before anyone is told.
 
 Each command follows the check / answer / act triad: ``verify_fold(seat)`` raises
 :class:`TableError` with the reason, ``can_fold(seat)`` answers, ``fold(seat)`` appends the event
@@ -43,7 +45,11 @@ class Event:
 
 
 class Log(Protocol):
-    """What the table needs from its event log (the SQLite log and :class:`MemoryLog` both fit)."""
+    """What the table needs from its event log (the SQLite log and :class:`MemoryLog` both fit).
+
+    A log that also has ``prepare`` and ``append_many`` (with ``meta``, ``ts`` and ``expect_seq``),
+    as both of these do, lets :meth:`Table.transaction` write a group of events in one commit; with
+    any other log every event is its own append."""
 
     def append(self, kind: str, payload: Mapping[str, Any], *, hand_no: int | None = None) -> Any: ...
 
@@ -56,14 +62,62 @@ class MemoryLog:
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.events: list[Event] = []
         self.clock = clock
+        self.meta: dict[str, str] = {}
+        self.commits = 0
+        """Appends so far (one per :meth:`append`, one per :meth:`append_many`): what a disk log
+        would flush."""
+
+    def prepare(self, kind: str, payload: Mapping[str, Any], hand_no: int | None = None) -> tuple[Any, ...]:
+        return (kind, dict(payload), hand_no, None)
 
     def append(self, kind: str, payload: Mapping[str, Any], *, hand_no: int | None = None) -> Event:
-        event = Event(len(self.events) + 1, kind, dict(payload), hand_no, self.clock())
-        self.events.append(event)
-        return event
+        return self.append_many([(kind, payload, hand_no)])[0]
+
+    def append_many(self, events: Iterable[tuple[Any, ...]], *, meta: Mapping[str, str | None] | None = None,
+                    ts: float | None = None, expect_seq: int | None = None) -> list[Event]:
+        """Append a group of events (all with one timestamp), and set ``meta``, at once."""
+        items = [e if len(e) == 4 else self.prepare(*e) for e in events]
+        if expect_seq is not None and items and expect_seq != len(self.events) + 1:
+            raise ValueError(f"another writer appended to the log (row {expect_seq} expected next, "
+                             f"the log has {len(self.events)})")
+        ts = self.clock() if ts is None else ts
+        out = [Event(len(self.events) + k, kind, payload, hand_no, ts)
+               for k, (kind, payload, hand_no, _) in enumerate(items, 1)]
+        self.events.extend(out)
+        for k, v in (meta or {}).items():
+            if v is None:
+                self.meta.pop(k, None)
+            else:
+                self.meta[k] = v
+        self.commits += 1
+        return out
+
+    @property
+    def last_seq(self) -> int:
+        return len(self.events)
 
     def __iter__(self) -> Iterator[Event]:
         return iter(list(self.events))
+
+
+class Transaction:
+    """The events of one command or one source batch, written to the log in one commit.
+
+    Made by :meth:`Table.transaction`; ``events`` are those emitted so far (already applied to the
+    table's state, not yet written). :meth:`set_meta` adds a log meta key to the same commit (the
+    reader's acknowledged seq goes with the cards it acknowledges)."""
+
+    __slots__ = ("events", "items", "meta", "ts", "first_seq")
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self.items: list[Any] = []
+        self.meta: dict[str, str | None] = {}
+        self.ts: float | None = None
+        self.first_seq: int | None = None
+
+    def set_meta(self, key: str, value: str | None) -> None:
+        self.meta[key] = value
 
 
 # ------------------------------------------------------------------------------------------ settings
@@ -198,6 +252,41 @@ class HandRun:
 
 
 # ----------------------------------------------------------------------------------------- the table
+class _Scope:
+    """One ``with table.transaction():`` block (the outermost one commits)."""
+
+    __slots__ = ("table", "tx", "outer", "mark", "meta")
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def __enter__(self) -> Transaction:
+        table = self.table
+        if table._lost is not None:
+            table._restore()
+        tx = table._tx
+        self.outer = tx is None
+        if tx is None:
+            tx = table._tx = Transaction()
+        self.tx = tx
+        self.mark = len(tx.events)
+        self.meta = dict(tx.meta)
+        return tx
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        table, tx = self.table, self.tx
+        if self.outer:
+            table._tx = None
+        if exc_type is None:
+            if self.outer:
+                table._commit(tx)
+            return
+        tx.meta = self.meta
+        if len(tx.events) > self.mark:
+            del tx.events[self.mark:], tx.items[self.mark:]
+            table._recover()
+
+
 class Table:
     """One live table. Build it with :meth:`open` (which replays the log) and drive it with its
     commands; read :meth:`snapshot` for the views."""
@@ -219,6 +308,13 @@ class Table:
         self._settled: tuple[tuple[int, int], ShowdownResult] | None = None
         self._previous: HandRun | None = None
         """The hand before this one: award corrections stay open until substantial action (R14)."""
+        self._initial_settings = settings
+        self._seq = 0
+        """seq of the last event applied."""
+        self._grouped = _groups(log)
+        self._tx: Transaction | None = None
+        self._lost: BaseException | None = None
+        """Why the state could not be rebuilt after a failed write (None: it matches the log)."""
 
     # ------------------------------------------------------------------ plumbing
     @classmethod
@@ -234,15 +330,92 @@ class Table:
         return table
 
     def _emit(self, kind: str, payload: Mapping[str, Any], hand_no: int | None = None) -> Event:
-        """Store first, then change state, then tell listeners."""
+        """Store first, then change state, then tell listeners.
+
+        Inside :meth:`transaction` the event is checked and applied at once (the rest of the command
+        sees it) and written with the others at the end; listeners hear of it after that commit."""
+        if self._lost is not None:  # the command was checked against a state that was not the log's
+            self._restore()
+            raise TableError("the table was rebuilt from its log after a failed write: enter it again")
         if hand_no is None and self.hand is not None and kind != "hand_started":
             hand_no = self.hand.hand_no
+        tx = self._tx
+        if tx is not None and self._grouped:
+            item = self.log.prepare(kind, payload, hand_no)  # type: ignore[attr-defined]
+            if tx.first_seq is None:
+                tx.first_seq = self._seq + 1  # checked when written: another writer is refused
+                tx.ts = float(getattr(self.log, "clock", self.clock)())
+            event = Event(self._seq + 1, kind, item[1], hand_no, tx.ts)  # type: ignore[arg-type]
+            tx.items.append(item)
+            tx.events.append(event)
+            self._apply(event)
+            return event
         stored = self.log.append(kind, payload, hand_no=hand_no)
         event = _as_event(stored)
         self._apply(event)
         for listener in list(self.listeners):
             listener(event)
         return event
+
+    def transaction(self) -> _Scope:
+        """Group every event emitted inside into one commit: ``with table.transaction(): ...``.
+
+        Events are checked and applied to the table as they are emitted, so later checks in the
+        same command see them; they are written in one :meth:`~controller.eventlog.EventLog.append_many`
+        when the outermost transaction ends, and listeners are told only after that commit (an
+        event is stored before anyone hears of it). All or none: when the block raises, or the
+        write fails, nothing of it is written and the table's state is rebuilt from the log (plus
+        the enclosing transaction's events, for a nested one), then the error goes on. Nested
+        transactions join the outer one. Outside a transaction every event is its own commit.
+
+        ``with`` gives the :class:`Transaction` (for :meth:`Transaction.set_meta`)."""
+        return _Scope(self)
+
+    def _commit(self, tx: Transaction) -> None:
+        if tx.events:
+            try:
+                self.log.append_many(tx.items, meta=tx.meta or None, ts=tx.ts,  # type: ignore[attr-defined]
+                                     expect_seq=tx.first_seq)
+            except BaseException:
+                self._recover()
+                raise
+        elif tx.meta:
+            append_many = getattr(self.log, "append_many", None)
+            if append_many is not None:
+                append_many([], meta=tx.meta)
+            elif hasattr(self.log, "set_meta"):
+                for key, value in tx.meta.items():
+                    self.log.set_meta(key, value)  # type: ignore[attr-defined]
+        error: BaseException | None = None
+        for event in tx.events:
+            for listener in list(self.listeners):
+                try:
+                    listener(event)
+                except Exception as exc:  # every listener hears of every event; the first error goes on
+                    error = error or exc
+        if error is not None:
+            raise error
+
+    def _recover(self) -> None:
+        """After a failed write or an aborted transaction: back to what the log holds."""
+        try:
+            self._restore()
+        except Exception as exc:  # the log cannot be read either: try again before the next event
+            self._lost = exc
+            self.hand, self.players, self._previous, self._settled = None, {}, None, None
+
+    def _restore(self) -> None:
+        """Rebuild the state by replaying the log (as :meth:`open` does), then the events of the
+        transaction still open, if any (they are not written yet)."""
+        fresh = Table.open(self._initial_settings, self.log, self.clock)
+        for name in ("settings", "players", "hand", "hands_played", "placements", "_game", "_previous", "_seq"):
+            setattr(self, name, getattr(fresh, name))
+        self._version += fresh._version + 1
+        self._settled = None
+        self._lost = None
+        if self._tx is not None:
+            for event in self._tx.events:
+                self._apply(event)
 
     def _warn(self, text: str) -> Event:
         return self._emit("warning", {"text": text})
@@ -435,11 +608,17 @@ class Table:
         try:
             h = self._need_hand()
             i = self._index(seat)
-            {"fold": lambda: h.state.verify_fold(i),
-             "check_call": lambda: h.state.verify_check_call(i),
-             "bring_in": lambda: h.state.verify_post_bring_in(i),
-             "bet_raise_to": lambda: h.state.verify_complete_bet_raise_to(i, amount or 0)}[kind]()
-        except (HandError, TableError, KeyError):
+            if kind == "fold":
+                h.state.verify_fold(i)
+            elif kind == "check_call":
+                h.state.verify_check_call(i)
+            elif kind == "bring_in":
+                h.state.verify_post_bring_in(i)
+            elif kind == "bet_raise_to":
+                h.state.verify_complete_bet_raise_to(i, amount or 0)
+            else:
+                return False
+        except (HandError, TableError):
             return False
         return True
 
@@ -472,7 +651,8 @@ class Table:
         return showdown_record(self.settings, h)
 
     def _settle(self, h: HandRun) -> ShowdownResult:
-        # Every change goes through _apply, which bumps the version: a result stays valid until then.
+        # Every change goes through _apply, which bumps the version unless the event cannot change
+        # the engine's hand record (see _SAME_JUDGEMENT): a result stays valid until then.
         key = (id(h), self._version)
         if self._settled is not None and self._settled[0] == key:
             return self._settled[1]
@@ -596,6 +776,10 @@ class Table:
                        f"cards speak; a deliberate miscall may forfeit the pot, floor's decision (R1)")
 
     def verify_muck(self, seat: int, *, override: bool = False) -> None:
+        self._verify_muck(seat, override)
+
+    def _verify_muck(self, seat: int, override: bool,
+                     judged: tuple[ShowdownResult, set[int]] | None = None) -> None:
         h = self._need_hand()
         self._showdown_ready(h)
         i = self._index(seat)
@@ -604,22 +788,30 @@ class Table:
             raise TableError(f"seat {seat} folded")
         if sd.status in (SeatStatus.MUCKED, SeatStatus.KILLED):
             raise TableError(f"seat {seat}'s hand is already {sd.status.value}")
-        result = self._settle(h)
+        result = self._settle(h) if judged is None else judged[0]
         if result.plan.all_in and sd.status is not SeatStatus.TABLED and not override:
             raise TableError(f"all-in showdown: seat {seat}'s hand must be tabled, not mucked (R7)")
-        if sd.status is SeatStatus.TABLED and seat in self._winning_seats(h) and not override:
+        if (sd.status is SeatStatus.TABLED and not override
+                and seat in (self._winning_seats(h) if judged is None else judged[1])):
             raise TableError(f"seat {seat}'s tabled hand wins: it cannot be mucked (R4)")
 
     def muck(self, seat: int, *, face_down: bool = True, override: bool = False) -> Event:
         """The hand goes to the muck. A tabled winner cannot be mucked (R4) without a floor override."""
+        return self._muck(seat, face_down, override)
+
+    def _muck(self, seat: int, face_down: bool, override: bool,
+              judged: tuple[ShowdownResult, set[int]] | None = None) -> Event:
         h = self._need_hand()
         i = self._index(seat) if h else 0
         would_win = False
-        try:
-            would_win = seat in self._winning_seats(h) if h.state.complete else False
-        except ShowdownError:
-            pass
-        self.verify_muck(seat, override=override)
+        if judged is not None:
+            would_win = seat in judged[1]
+        else:
+            try:
+                would_win = seat in self._winning_seats(h) if h.state.complete else False
+            except ShowdownError:
+                pass
+        self._verify_muck(seat, override, judged)
         sd = h.showdown[seat]
         identifiable = sd.identifiable is True or (
             sd.identifiable is None and all(c is not None for c in h.state.hole[i]))
@@ -635,16 +827,21 @@ class Table:
         """Muck every hand that wins nothing, face up, once the winners are tabled (R17)."""
         h = self._need_hand()
         self._showdown_ready(h)
+        result = self._settle(h)
         winners = self._winning_seats(h)
         for seat in winners:
             if h.showdown[seat].status is not SeatStatus.TABLED:
                 raise TableError(f"seat {seat} wins: table that hand before mucking the others")
+        # Each muck is checked against this one judgement: mucking a hand that wins nothing changes
+        # neither who wins what (each pot still goes to the best hands among the others) nor the
+        # plan (it depends on the betting), so judging again after every muck would find the same.
+        judged = (result, winners)
         out = []
         for seat in h.order:
             i = h.index(seat)
             if (not h.state.folded[i] and seat not in winners
                     and h.showdown[seat].status in (SeatStatus.WAITING, SeatStatus.TABLED)):
-                out.append(self.muck(seat, face_down=False))
+                out.append(self._muck(seat, False, False, judged))
         return out
 
     def kill(self, seat: int, reason: str) -> Event:
@@ -921,8 +1118,10 @@ class Table:
 
     # ----------------------------------------------------------------- the fold
     def _apply(self, e: Event) -> None:
-        self._version += 1
+        self._seq = e.seq
         k, p = e.kind, e.payload
+        if k not in _SAME_JUDGEMENT:
+            self._version += 1
         if k == "table_configured":
             self._game = dict(p)
             if not self._replaying or self.hand is None or not self.hand_in_progress:
@@ -981,6 +1180,8 @@ class Table:
             h = self.hand
             assert h is not None
             sd = h.showdown[p["seat"]]
+            if (sd.identifiable is False) != (p["identifiable"] is False):
+                self._version += 1  # the engine sees only whether a tabled hand is unidentifiable
             sd.identifiable = p["identifiable"]
             sd.why_not = p.get("reason", "")
             sd.camera_cards = tuple(p.get("cards", ()))
@@ -1266,6 +1467,21 @@ def _as_event(stored: Any) -> Event:
         return stored
     return Event(stored.seq, stored.kind, stored.payload, getattr(stored, "hand_no", None),
                  getattr(stored, "ts", 0.0))
+
+
+_SAME_JUDGEMENT = frozenset({
+    "card_seen", "alert", "warning", "showdown_plan", "declaration", "show_requested", "shown_to_one",
+    "break", "cards_shown", "card_burned", "pot_pushed", "award_corrected", "player_seated",
+    "player_left", "chips_added", "seat_view",
+})
+"""Events that leave :func:`showdown_record` of the hand as it was (neither the hand's state, nor a
+seat's status, nor the settings), so the engine's cached judgement stays valid (``seat_view``
+changes it only when a seat becomes or stops being unidentifiable, handled where it is applied)."""
+
+
+def _groups(log: Any) -> bool:
+    """Whether ``log`` can write a group of events in one commit."""
+    return hasattr(log, "append_many") and hasattr(log, "prepare")
 
 
 def _can(check: Callable[..., None], *args: Any) -> bool:

@@ -36,24 +36,30 @@ class TableSink(EventSink):
         self._placed: dict[bytes, int] = {}
         for e in service.events(0):
             if e["kind"] == "card_seen":
-                self._fold(e["payload"])
+                _fold(self._placed, e["payload"])
 
     # ---------------------------------------------------------------- EventSink
     def store(self, records: Sequence[Record], ack_seq: int | None = None) -> None:
+        """Store a batch of records, what they mean for the hand and the acknowledged seq in one
+        transaction (one commit): the batch is on disk, whole, before the bridge acknowledges it
+        (``ACK_EVENTS`` is cumulative), or nothing of it is and the reader sends it again."""
+        placed = dict(self._placed)
+
         def apply(table: Any) -> None:
-            for r in records:
-                if isinstance(r, CardSighting):
-                    payload = r.to_json()
-                    table._emit("card_seen", payload)
-                    self._fold(payload)
-                    self._to_table(table, r)
-                elif isinstance(r, Alert):
-                    table._emit("alert", {"alert": str(r.kind.value), **_jsonable(r.detail)})
-            log = self.service.log
-            if ack_seq is not None and hasattr(log, "set_meta"):
-                log.set_meta(ACK_KEY, str(ack_seq))
+            with table.transaction() as tx:
+                for r in records:
+                    if isinstance(r, CardSighting):
+                        payload = r.to_json()
+                        table._emit("card_seen", payload)
+                        _fold(placed, payload)
+                        self._to_table(table, r)
+                    elif isinstance(r, Alert):
+                        table._emit("alert", {"alert": str(r.kind.value), **_jsonable(r.detail)})
+                if ack_seq is not None and hasattr(self.service.log, "set_meta"):
+                    tx.set_meta(ACK_KEY, str(ack_seq))
 
         self.service.run(apply)
+        self._placed = placed  # only once the batch is stored
 
     def resume(self) -> ResumePoint | None:
         log = self.service.log
@@ -64,13 +70,6 @@ class TableSink(EventSink):
         return ResumePoint(int(value) if value is not None else None, dict(self._placed))
 
     # ---------------------------------------------------------------- meaning
-    def _fold(self, payload: dict[str, Any]) -> None:
-        uid = bytes.fromhex(payload["uid"])
-        if payload["event"] == "enter":
-            self._placed[uid] = payload["antenna"]
-        elif self._placed.get(uid) == payload["antenna"]:
-            del self._placed[uid]
-
     def _to_table(self, table: Any, r: CardSighting) -> None:
         from controller.table import SeatStatus, TableError
 
@@ -80,14 +79,14 @@ class TableSink(EventSink):
         if h is None or h.pushed or h.voided:
             return
         card = r.card
-        held = {c: h.seat(i) for i, hole in enumerate(h.state.hole) for c in hole if c is not None}
         try:
             if r.place.startswith("seat"):
                 seat = int(r.place[4:])
-                if held.get(card) == seat or card in h.state.board:
+                i = h.index(seat) if seat in h.order else None
+                if (i is not None and card in h.state.hole[i]) or card in h.state.board:
                     return  # a repeat or a card already known where it is
                 hole_due, _ = h.state.pending_deal()
-                if seat in h.order and h.index(seat) in hole_due:
+                if i is not None and i in hole_due:
                     table.deal(seat, [card], source="reader")
                 else:
                     table._emit("alert", {"alert": "unexpected_card", "card": str(card), "place": r.place,
@@ -104,6 +103,7 @@ class TableSink(EventSink):
             elif r.place == "burn":
                 table.burn(str(card))
             elif r.place == "muck":
+                held = {c: h.seat(i) for i, hole in enumerate(h.state.hole) for c in hole if c is not None}
                 seat = held.get(card)
                 if seat is None:
                     return
@@ -123,6 +123,15 @@ class TableSink(EventSink):
         except TableError as exc:
             table._emit("alert", {"alert": "reader_refused", "card": str(card), "place": r.place,
                                   "detail": str(exc)})
+
+
+def _fold(placed: dict[bytes, int], payload: dict[str, Any]) -> None:
+    """Where each card is, from one sighting."""
+    uid = bytes.fromhex(payload["uid"])
+    if payload["event"] == "enter":
+        placed[uid] = payload["antenna"]
+    elif placed.get(uid) == payload["antenna"]:
+        del placed[uid]
 
 
 def _jsonable(detail: Any) -> dict[str, Any]:

@@ -7,8 +7,9 @@ import warnings
 
 import pokerkit
 import pytest
-from table_helpers import make_table, play_random_hand
+from table_helpers import deal_street, make_table, play_random_hand, random_action
 
+from controller.cards import FULL_DECK
 from controller.showdown import settle
 from controller.table import MemoryLog, SeatStatus, Table, TableError
 
@@ -392,3 +393,55 @@ def test_random_hands_table_equals_engine_and_pokerkit_and_replays(code):
     replayed = Table.open(t.settings, log)
     assert replayed.snapshot() == t.snapshot()
     assert checked == 25
+
+
+def test_the_cached_judgement_is_always_the_engines_judgement_of_the_hand_as_it_stands():
+    """The table keeps the engine's result across events that cannot change the hand record
+    (warnings, the plan, camera views that leave a hand identifiable...): after every event it
+    must equal a fresh judgement."""
+    rng = random.Random(11)
+    t = make_table("NT", {s: 100 for s in range(1, 7)})
+    checks = 0
+
+    def check(event):
+        nonlocal checks
+        h = t.hand
+        if h is None or h.voided or not h.state.complete:
+            return
+        try:
+            fresh = settle(t._record(h))
+        except Exception as exc:  # noqa: BLE001 - the cached one must fail the same way
+            with pytest.raises(type(exc)):
+                t._settle(h)
+            return
+        assert t._settle(h) == fresh, event
+        checks += 1
+
+    t.listeners.append(check)
+    for k in range(30):
+        for seat, (_, stack) in list(t.players.items()):
+            if stack == 0:
+                t.add_chips(seat, 100)
+        t.start_hand(t.next_button())
+        h = t.hand
+        deck = list(FULL_DECK)
+        rng.shuffle(deck)
+        while not h.state.complete:
+            if h.state.betting:
+                random_action(t, rng)
+            else:
+                deal_street(t, rng, deck)
+        if len(h.state.live_players()) > 1:
+            order = [e["seat"] for e in t.snapshot()["hand"]["showdown"]["order"]]
+            for seat in order:
+                t.table_hand(seat)
+                t.camera_view(seat, identifiable=k % 3 != 0, reason="" if k % 3 else "a chip covers a card")
+                t.declare(seat, "a pair")
+            for seat in order:
+                t.camera_view(seat, identifiable=True, cards=[str(c) for c in h.state.hole[h.index(seat)]])
+            before = settle(t._record(h))
+            t.muck_losers()  # checks every muck against the judgement made before the first one
+            after = settle(t._record(h))
+            assert after.winnings == before.winnings and after.plan == before.plan
+        t.push()
+    assert checks > 100

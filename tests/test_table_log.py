@@ -13,6 +13,7 @@ import time
 import warnings
 
 import pokerkit
+import pytest
 from table_helpers import deal_street, play_random_hand
 
 from controller.cards import FULL_DECK
@@ -26,10 +27,12 @@ GAME = {"table_id": "t-1", "variant": "NT", "seats": 6, "tournament": False,
         "stakes": {"small_blind": 1, "big_blind": 2}, "smallest_chip": 1}
 
 
-def test_kill_9_mid_hand_then_restart_continues_exactly(tmp_path):
+@pytest.mark.parametrize("mode", ["event", "tx"])
+def test_kill_9_mid_hand_then_restart_continues_exactly(tmp_path, mode):
+    """``event``: every event its own commit; ``tx``: one transaction per command or street."""
     db = tmp_path / "table.db"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent), str(HERE)])}
-    child = subprocess.Popen([sys.executable, str(HERE / "table_child.py"), str(db), "7"],
+    child = subprocess.Popen([sys.executable, str(HERE / "table_child.py"), str(db), "7", mode],
                              stdout=subprocess.PIPE, text=True, env=env)
     lines = []
     deadline = time.monotonic() + 60
