@@ -557,17 +557,9 @@ class Table:
         h = self._need_hand()
         i = self._index(seat)
         try:
-            if kind == "fold":
-                h.state.verify_fold(i)
-            elif kind == "check_call":
-                h.state.verify_check_call(i)
-            elif kind == "bring_in":
-                h.state.verify_post_bring_in(i)
-            elif kind == "bet_raise_to":
-                assert amount is not None
-                h.state.verify_complete_bet_raise_to(i, amount)
-                if amount % self.settings.smallest_chip:
-                    raise HandError(f"{amount} is not a multiple of the smallest chip {self.settings.smallest_chip}")
+            _verify_action(h.state, i, kind, amount)
+            if kind == "bet_raise_to" and amount is not None and amount % self.settings.smallest_chip:
+                raise HandError(f"{amount} is not a multiple of the smallest chip {self.settings.smallest_chip}")
         except HandError as exc:
             raise TableError(_seatify(str(exc), h)) from None
         payload: dict[str, Any] = {"seat": seat, "action": kind, "street": h.state.street}
@@ -607,17 +599,9 @@ class Table:
         """Yes/no form of every betting command."""
         try:
             h = self._need_hand()
-            i = self._index(seat)
-            if kind == "fold":
-                h.state.verify_fold(i)
-            elif kind == "check_call":
-                h.state.verify_check_call(i)
-            elif kind == "bring_in":
-                h.state.verify_post_bring_in(i)
-            elif kind == "bet_raise_to":
-                h.state.verify_complete_bet_raise_to(i, amount or 0)
-            else:
+            if kind not in _VERIFY:
                 return False
+            _verify_action(h.state, self._index(seat), kind, amount or 0)
         except (HandError, TableError):
             return False
         return True
@@ -1445,6 +1429,22 @@ def _result_view(h: HandRun, r: ShowdownResult) -> dict[str, Any]:
                  + ("" if a.half.value == "whole" else f" ({a.half.value} half)")
                  for pa in r.award_order for a in pa.awards if a.amount],
     }
+
+
+_VERIFY = ("fold", "check_call", "bring_in", "bet_raise_to")
+
+
+def _verify_action(state: Any, i: int, kind: str, amount: int | None) -> None:
+    """Raise :class:`HandError` with the reason when player ``i`` may not take this betting action."""
+    if kind == "fold":
+        state.verify_fold(i)
+    elif kind == "check_call":
+        state.verify_check_call(i)
+    elif kind == "bring_in":
+        state.verify_post_bring_in(i)
+    elif kind == "bet_raise_to":
+        assert amount is not None
+        state.verify_complete_bet_raise_to(i, amount)
 
 
 def _seatify(message: str, h: HandRun) -> str:

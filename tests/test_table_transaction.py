@@ -228,12 +228,8 @@ def test_meta_goes_in_the_same_commit_and_alone_when_there_are_no_events(tmp_pat
 
 
 # ------------------------------------------------------------------------------- the service
-def test_each_service_command_is_one_commit(tmp_path):
-    svc = seated_service(tmp_path)
-    calls = counting(svc.log)
-    svc.command("start_hand", {"button": 3})
-    assert calls[-1][0] == 1
-    # The board: a reader batch per street (below, the dealer enters the cards by hand).
+def deal_and_check_down(svc) -> None:
+    """Deal three hands and the board by hand and check every street down (dealer commands)."""
     for seat, cards in ((1, "AsAh"), (2, "KsKh"), (3, "QsQh")):
         svc.command("deal", {"seat": seat, "cards": cards})
     for seat in (3, 1, 2):
@@ -242,6 +238,15 @@ def test_each_service_command_is_one_commit(tmp_path):
         svc.command("deal", {"seat": None, "cards": board})
         for seat in (1, 2, 3):
             svc.command("check_call", {"seat": seat})
+
+
+def test_each_service_command_is_one_commit(tmp_path):
+    svc = seated_service(tmp_path)
+    calls = counting(svc.log)
+    svc.command("start_hand", {"button": 3})
+    assert calls[-1][0] == 1
+    # The board: a reader batch per street (below, the dealer enters the cards by hand).
+    deal_and_check_down(svc)
     assert calls[-1][0] == 2  # the last call ends the betting: the action and the showdown plan
     for seat in (1, 2, 3):
         svc.command("table_hand", {"seat": seat})
@@ -257,14 +262,7 @@ def test_each_service_command_is_one_commit(tmp_path):
 def test_a_command_that_cannot_be_written_leaves_nothing_in_memory_either(tmp_path):
     svc = seated_service(tmp_path, busy_timeout=0.05)
     svc.command("start_hand", {"button": 3})
-    for seat, cards in ((1, "AsAh"), (2, "KsKh"), (3, "QsQh")):
-        svc.command("deal", {"seat": seat, "cards": cards})
-    for seat in (3, 1, 2):
-        svc.command("check_call", {"seat": seat})
-    for board in ("2c3d7h", "9s", "Td"):
-        svc.command("deal", {"seat": None, "cards": board})
-        for seat in (1, 2, 3):
-            svc.command("check_call", {"seat": seat})
+    deal_and_check_down(svc)
     for seat in (1, 2, 3):
         svc.command("table_hand", {"seat": seat})
     before, seqs = svc.snapshot(), svc.log.last_seq
