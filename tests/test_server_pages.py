@@ -92,6 +92,26 @@ def test_surveillance_page(browser, tmp_path) -> None:  # type: ignore[no-untype
             page.close()
 
 
+def test_surveillance_page_catches_up_on_events_logged_while_its_stream_was_down(browser) -> None:  # type: ignore[no-untyped-def]
+    """An alert raised while the live stream is reconnecting still reaches the page: the stream
+    reopens with the state as it stands and the page fetches the events it missed."""
+    svc = make_service()
+    seat_three(svc)
+    app = make_app(svc)
+    with live_server(app) as base:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        try:
+            page.goto(f"{base}/surveillance?token={TOKENS['surveillance']}")
+            page.wait_for_selector("#conn.on", timeout=5000)
+            app.state.hub.end_streams()
+            page.wait_for_selector("#conn:not(.on)", timeout=3000)
+            svc.alert("foreign_tag", uid="04AABB", antenna="seat 3")  # nobody is connected now
+            page.wait_for_selector("#conn.on", timeout=5000)
+            page.wait_for_selector("text=foreign tag", timeout=3000)
+        finally:
+            page.close()
+
+
 def test_overlay_page_is_transparent_and_delayed(browser, tmp_path) -> None:  # type: ignore[no-untyped-def]
     svc = make_service(delay=0.6)
     seat_three(svc)

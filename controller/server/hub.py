@@ -126,9 +126,13 @@ class LiveHub:
             self._thread.join(timeout=5)
         self._thread = None
         self._sub = None
+        self.end_streams()
+
+    def end_streams(self) -> None:
+        """End every open stream (its page reconnects and catches up from the stored events)."""
         with self._lock:
             clients = list(self._clients)
-        for c in clients:  # end every open stream
+        for c in clients:
             c.loop.call_soon_threadsafe(c.push, None)
 
     def connect(self, view: str) -> Client:
