@@ -117,6 +117,45 @@ TRAIN_DECKS: tuple[DeckStyle, ...] = (
 )
 """Decks the model is trained on."""
 
+# Suit symbols of these fonts (all distinct enough from one another to teach shape, none of them
+# the unseen decks' Noto Sans Symbols2); Standard Symbols PS and D050000L draw nothing through
+# Pillow and are left out.
+_MIX_PIP_FONTS = ("DejaVu Sans", "FreeSerif", "DejaVu Serif", "FreeSans", "FreeMono", "Liberation Sans",
+                  "Liberation Serif", "Liberation Mono", "C059", "Nimbus Sans", "Nimbus Roman", "URW Bookman",
+                  "DejaVu Sans Mono", "Z003")
+
+
+def mixed_decks(n: int, seed: int = 2026) -> tuple[DeckStyle, ...]:
+    """``n`` decks that mix, at random (seeded), the rank fonts of :data:`TRAIN_DECKS` with suit
+    symbols from many fonts or drawn pips of random proportions, index sizes, placements and
+    colours: variety of shape (above all of clubs and spades), so the model learns the suit and not
+    one deck's drawing of it. Never the unseen decks' fonts or pip fonts; drawn pips keep a lobe
+    radius of 0.21..0.27 (``urw-gothic``, unseen, has 0.28)."""
+    rng = np.random.default_rng(seed)
+    fonts = sorted({d.font for d in TRAIN_DECKS})
+    out = []
+    for i in range(n):
+        if rng.random() < 0.6:
+            pips, shape = "glyph:" + str(rng.choice(_MIX_PIP_FONTS)), (0.25, 0.33, 0.12)
+        else:
+            pips = "poly"
+            shape = (round(float(rng.uniform(0.21, 0.27)), 3), round(float(rng.uniform(0.27, 0.38)), 3),
+                     round(float(rng.uniform(0.06, 0.14)), 3))
+        small = rng.random() < 0.3
+        out.append(DeckStyle(
+            f"mix-{i:02d}", str(rng.choice(fonts)), pips, shape, four_colour=bool(rng.random() < 0.2),
+            index_scale=round(float(rng.uniform(0.65, 0.85) if small else rng.uniform(0.85, 1.35)), 2),
+            index_x=round(float(rng.uniform(0.07, 0.09) if small else rng.uniform(0.08, 0.12)), 3),
+            condensed=round(float(rng.choice([1.0, 1.0, 0.9, 0.8])), 2), border=bool(rng.random() < 0.2),
+            outline=bool(rng.random() < 0.3), flat_three=bool(rng.random() < 0.3),
+            back=tuple(int(v) for v in rng.integers(20, 170, 3))))  # type: ignore[arg-type]
+    return tuple(out)
+
+
+MIX_DECKS: tuple[DeckStyle, ...] = mixed_decks(24)
+"""More training decks (:func:`mixed_decks`); the model trains on ``TRAIN_DECKS + MIX_DECKS``, the
+benchmark's "seen" set stays :data:`TRAIN_DECKS`."""
+
 UNSEEN_DECKS: tuple[DeckStyle, ...] = (
     DeckStyle("urw-gothic", "URW Gothic:demi", "poly", (0.28, 0.29, 0.08), back=(50, 50, 140)),
     DeckStyle("p052", "P052:bold", "glyph:Noto Sans Symbols2", index_scale=1.05, border=True,
@@ -128,7 +167,7 @@ LETELE = DeckStyle("letele", "", images="var/decks/letele")
 """Adrian Kennard's SVG deck as packaged in npm ``@letele/playing-cards`` (CC0): a real deck
 design with pictured court cards, kept out of training as a second kind of unseen deck."""
 
-ALL_DECKS = TRAIN_DECKS + UNSEEN_DECKS + (LETELE,)
+ALL_DECKS = TRAIN_DECKS + MIX_DECKS + UNSEEN_DECKS + (LETELE,)
 
 _REPO = pathlib.Path(__file__).resolve().parents[1]
 

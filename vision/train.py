@@ -98,9 +98,15 @@ def scene_samples(seed: int, decks=render.TRAIN_DECKS, jitter: int = 1, keep_neg
     return np.stack(crops), np.array(ys, np.int64)
 
 
+DECK_SETS = {"train": render.TRAIN_DECKS, "train+mix": render.TRAIN_DECKS + render.MIX_DECKS,
+             "unseen": render.UNSEEN_DECKS}
+"""Deck sets by name: ``train`` (the named training decks, the benchmark's "seen" set),
+``train+mix`` (with :data:`vision.render.MIX_DECKS`, what ``--decks mix`` trains on), ``unseen``."""
+
+
 def _worker(args):
     seeds, decks_name, color, jitter = args
-    decks = render.TRAIN_DECKS if decks_name == "train" else render.UNSEEN_DECKS
+    decks = DECK_SETS[decks_name]
     xs, ys = [], []
     for s in seeds:
         x, y = scene_samples(s, decks, jitter=jitter, color=color)
@@ -220,6 +226,17 @@ def augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(x, 0, 255)
 
 
+def data_code_key() -> str:
+    """A key of the code the training crops depend on: the renderer, the proposers and the labelling
+    functions here (a change to the network or the training loop keeps the cached crops)."""
+    import hashlib
+    import inspect
+
+    parts = [(REPO / "vision" / f).read_bytes() for f in ("render.py", "detect.py")]
+    parts += [inspect.getsource(f).encode() for f in (label_corners, scene_samples, _worker, make_dataset)]
+    return hashlib.sha256(b"".join(parts)).hexdigest()[:10]
+
+
 def train(args) -> int:
     import torch
     import torch.nn.functional as F
@@ -228,21 +245,21 @@ def train(args) -> int:
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     t_start = time.time()
-    import hashlib
 
-    # the crops depend on the renderer, the proposers and the labels: key the cache on their code
-    code = hashlib.sha256(b"".join((REPO / "vision" / f).read_bytes()
-                                   for f in ("render.py", "detect.py", "train.py"))).hexdigest()[:10]
+    code = data_code_key()
     color = args.input == "color"
-    cache = REPO / "var" / f"train_{args.seed}_{args.scenes}_{args.val_scenes}_{args.input}_j{args.jitter}_{code}.npz"
+    decks = "train+mix" if args.decks == "mix" else "train"
+    tag = "" if args.decks == "base" else f"_{args.decks}"
+    cache = REPO / "var" / (f"train_{args.seed}_{args.scenes}_{args.val_scenes}_{args.input}_j{args.jitter}{tag}_"
+                            f"{code}.npz")
     if cache.exists():
         d = np.load(cache)
         x_tr, y_tr, x_va, y_va = d["x_tr"], d["y_tr"], d["x_va"], d["y_va"]
         print(f"data from {cache.relative_to(REPO)}")
     else:
         print(f"rendering {args.scenes} training scenes + {args.val_scenes} validation scenes", flush=True)
-        x_tr, y_tr = make_dataset(args.seed * 1_000_000, args.scenes, "train", args.workers, color, args.jitter)
-        x_va, y_va = make_dataset(args.seed * 1_000_000 + 500_000, args.val_scenes, "train", args.workers, color,
+        x_tr, y_tr = make_dataset(args.seed * 1_000_000, args.scenes, decks, args.workers, color, args.jitter)
+        x_va, y_va = make_dataset(args.seed * 1_000_000 + 500_000, args.val_scenes, decks, args.workers, color,
                                   args.jitter)
         cache.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(cache, x_tr=x_tr, y_tr=y_tr, x_va=x_va, y_va=y_va)
@@ -284,12 +301,18 @@ def train(args) -> int:
     threshold = calibrate(pv, y_va)
     print(f"crop threshold {threshold:.3f}")
     export(model, pathlib.Path(args.out), threshold, 3 if color else 1)
+    if args.quantize:
+        from vision import modelfile
+
+        pick = np.random.default_rng(args.seed).choice(len(x_va), min(3000, len(x_va)), replace=False)
+        modelfile.quantize(pathlib.Path(args.out), pathlib.Path(args.out), x_va[pick])
+        print(f"quantized to int8: {pathlib.Path(args.out).stat().st_size / 1e6:.2f} MB", flush=True)
     threshold, scene_stats = calibrate_scenes(pathlib.Path(args.out), args.calib_scenes)
     set_threshold(pathlib.Path(args.out), threshold)
     print(f"scene threshold {threshold:.4f} {json.dumps(scene_stats)}", flush=True)
     stats = {"train_crops": int(len(x_tr)), "val_crops": int(len(x_va)), "val_acc": float(acc),
              "threshold": threshold, "calibration": scene_stats, "minutes": round((time.time() - t_start) / 60, 1),
-             "data_minutes": round(t_data / 60, 1), "scenes": args.scenes, "epochs": args.epochs}
+             "data_minutes": round(t_data / 60, 1), "scenes": args.scenes, "epochs": args.epochs, "decks": args.decks}
     (REPO / "var" / "train_stats.json").write_text(json.dumps(stats, indent=1))
     print(json.dumps(stats))
     return 0
@@ -407,10 +430,14 @@ def main(argv=None) -> int:
                     help="crops the classifier sees: grayscale (1 channel, the shipped model) or BGR (3)")
     ap.add_argument("--heads", choices=("factor", "flat"), default="factor",
                     help="factor: index/rank/suit heads (shipped); flat: one 53-way softmax")
+    ap.add_argument("--decks", choices=("base", "mix"), default="mix",
+                    help="base: the 23 named training decks; mix: those and 24 mixed decks (render.MIX_DECKS)")
     ap.add_argument("--jitter", type=int, default=2, help="extra jittered crops per index crop")
     ap.add_argument("--smoothing", type=float, default=0.0, help="label smoothing (caps confidence)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", default=str(REPO / "models" / "card_index.onnx"))
+    ap.add_argument("--no-quantize", dest="quantize", action="store_false",
+                    help="keep the float model (default: int8, vision.modelfile.quantize)")
     ap.add_argument("--calib-scenes", type=int, default=300, help="validation scenes for the threshold")
     ap.add_argument("--calibrate-only", metavar="MODEL",
                     help="only recalibrate the threshold of an exported MODEL on validation scenes")
