@@ -205,10 +205,32 @@ def canonical_payload(payload: Mapping[str, Any]) -> str:
     return _PAYLOAD_ENCODER(payload)
 
 
+_JSON_STRING = json.encoder.encode_basestring
+"""The string encoder ``_ROW_ENCODER`` itself uses (``ensure_ascii=False``): the same bytes."""
+
+
+def _row_bytes(seq: int, ts: float, table_id: str, hand_no: int | None, kind: str, payload_text: str,
+               prev_hash: str) -> bytes:
+    """The hashed bytes of one row: ``_ROW_ENCODER([seq, ts, ...]).encode("utf-8")``.
+
+    Rows as the log writes them (an int seq and hand number, a finite float time, strings) are
+    formatted directly, as the JSON encoder formats them (``repr`` of the numbers, its own string
+    encoder); anything else (a row read back from a damaged file may hold any type) goes through the
+    encoder itself."""
+    if (type(seq) is int and type(ts) is float and math.isfinite(ts)
+            and (hand_no is None or type(hand_no) is int) and type(table_id) is str
+            and type(kind) is str and type(payload_text) is str and type(prev_hash) is str):
+        q = _JSON_STRING
+        hand = "null" if hand_no is None else repr(hand_no)
+        return (f"[{seq!r},{ts!r},{q(table_id)},{hand},{q(kind)},{q(payload_text)},"
+                f"{q(prev_hash)}]").encode("utf-8")
+    return _ROW_ENCODER([seq, ts, table_id, hand_no, kind, payload_text, prev_hash]).encode("utf-8")
+
+
 def row_digest(seq: int, ts: float, table_id: str, hand_no: int | None, kind: str, payload_text: str,
                prev_hash: str, key: bytes | None = None) -> str:
     """The hash of one row (see the module docstring for the exact encoding)."""
-    data = _ROW_ENCODER([seq, ts, table_id, hand_no, kind, payload_text, prev_hash]).encode("utf-8")
+    data = _row_bytes(seq, ts, table_id, hand_no, kind, payload_text, prev_hash)
     if key is None:
         return hashlib.sha256(data).hexdigest()
     return hmac.new(key, data, hashlib.sha256).hexdigest()
