@@ -467,6 +467,23 @@ def test_two_writers_keep_one_chain(tmp_path: pathlib.Path) -> None:
         assert [e.kind for e in b][1:] == ["x", "y", "z"] and b.verify().ok
 
 
+def test_another_writer_is_noticed_though_the_head_is_not_read_back(tmp_path: pathlib.Path) -> None:
+    """An append chains after the last row this log wrote without reading it back; another writer's
+    rows in between are found at the insert, and ``expect_seq`` is judged against the rows on file."""
+    db = tmp_path / "t.db"
+    with make_log(db, 2) as a, EventLog(db, table_id="T1") as b:
+        a.append("x", {})
+        b.append("y", {})
+        z = b.append("z", {})
+        with pytest.raises(LogWriteError, match="another writer.*its last row is 5, row 4 was expected"):
+            a.append_many([("w", {})], expect_seq=4)
+        assert a.append_many([("w", {})], expect_seq=6)[0].prev_hash == z.hash
+        b.append_many([("v", {})], meta={"k": "1"})  # b's head is stale: it appends after a's row
+        assert a.append("u", {}).seq == 8
+        assert [e.kind for e in a][2:] == ["x", "y", "z", "w", "v", "u"] and a.verify().ok and b.verify().ok
+        assert a.get_meta("k") == "1"
+
+
 def test_show(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "t.db"
     make_log(db, 4).close()
