@@ -644,9 +644,12 @@ class HandState:
             return True
         return self.over
 
-    def record(self) -> "HandRecord":
+    def record(self, shown: Sequence[bool | None] | None = None) -> "HandRecord":
         """The finished hand for the showdown engine.
 
+        :param shown: each player's :attr:`~controller.showdown.PlayerRecord.shown`, when someone
+            else keeps track of the showdown (the live table); by default what :meth:`show` and
+            :meth:`muck` recorded.
         :raises HandError: if the hand is not finished (betting or dealing still pending).
         """
         from controller.showdown import HandRecord, PlayerRecord
@@ -666,7 +669,8 @@ class HandState:
                 all_in=self.stacks[p] == 0 and not self.folded[p],
                 hole=tuple(self.hole[p]),
                 up=tuple(self.hole_up[p]),
-                shown=(None if p not in self.shown and p not in self.mucked else p in self.shown),
+                shown=(shown[p] if shown is not None
+                       else None if p not in self.shown and p not in self.mucked else p in self.shown),
                 starting_stack=self.starting_stacks[p],
                 dead=self.dead[p],
             )
