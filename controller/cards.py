@@ -146,8 +146,18 @@ class Card:
         """The card with dense index ``0..51``."""
         return _BY_INDEX[index]
 
+    # Equality and hash are the ones the dataclass would generate (over rank and suit), read from
+    # tables by ``index`` (one card per index): cards are compared and hashed in every hand.
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self.index == other.index  # type: ignore[attr-defined, no-any-return]
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return _HASH_BY_INDEX[self.index]
+
     def __str__(self) -> str:
-        return self.rank.char + self.suit.value
+        return _TEXT_BY_INDEX[self.index]
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -156,6 +166,8 @@ class Card:
 _BY_INDEX: list[Card] = [
     Card(Rank(2 + i // 4), _SUIT_BY_ORDER[i % 4]) for i in range(52)
 ]
+_TEXT_BY_INDEX: list[str] = [c.rank.char + c.suit.value for c in _BY_INDEX]
+_HASH_BY_INDEX: list[int] = [hash((c.rank, c.suit)) for c in _BY_INDEX]
 _BY_TEXT: dict[str, Card] = {str(c): c for c in _BY_INDEX}
 FULL_DECK: tuple[Card, ...] = tuple(_BY_INDEX)
 """All 52 cards in index order."""

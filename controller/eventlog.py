@@ -205,10 +205,32 @@ def canonical_payload(payload: Mapping[str, Any]) -> str:
     return _PAYLOAD_ENCODER(payload)
 
 
+_JSON_STRING = json.encoder.encode_basestring
+"""The string encoder ``_ROW_ENCODER`` itself uses (``ensure_ascii=False``): the same bytes."""
+
+
+def _row_bytes(seq: int, ts: float, table_id: str, hand_no: int | None, kind: str, payload_text: str,
+               prev_hash: str) -> bytes:
+    """The hashed bytes of one row: ``_ROW_ENCODER([seq, ts, ...]).encode("utf-8")``.
+
+    Rows as the log writes them (an int seq and hand number, a finite float time, strings) are
+    formatted directly, as the JSON encoder formats them (``repr`` of the numbers, its own string
+    encoder); anything else (a row read back from a damaged file may hold any type) goes through the
+    encoder itself."""
+    if (type(seq) is int and type(ts) is float and math.isfinite(ts)
+            and (hand_no is None or type(hand_no) is int) and type(table_id) is str
+            and type(kind) is str and type(payload_text) is str and type(prev_hash) is str):
+        q = _JSON_STRING
+        hand = "null" if hand_no is None else repr(hand_no)
+        return (f"[{seq!r},{ts!r},{q(table_id)},{hand},{q(kind)},{q(payload_text)},"
+                f"{q(prev_hash)}]").encode("utf-8")
+    return _ROW_ENCODER([seq, ts, table_id, hand_no, kind, payload_text, prev_hash]).encode("utf-8")
+
+
 def row_digest(seq: int, ts: float, table_id: str, hand_no: int | None, kind: str, payload_text: str,
                prev_hash: str, key: bytes | None = None) -> str:
     """The hash of one row (see the module docstring for the exact encoding)."""
-    data = _ROW_ENCODER([seq, ts, table_id, hand_no, kind, payload_text, prev_hash]).encode("utf-8")
+    data = _row_bytes(seq, ts, table_id, hand_no, kind, payload_text, prev_hash)
     if key is None:
         return hashlib.sha256(data).hexdigest()
     return hmac.new(key, data, hashlib.sha256).hexdigest()
@@ -261,6 +283,11 @@ class EventLog:
     :raises LogKeyError: see :class:`LogKeyError`.
     :raises LogDamaged: the chain (or the SQLite file) is damaged; names the first bad row.
     """
+
+    _tip: tuple[int, str] | None = None
+    """seq and hash of the last row this object committed, so that an append need not read the head
+    back (``None``: read it). Another writer's rows are noticed at the insert: the seq after the tip
+    is taken (rows are only ever appended), and the append starts again from the rows on file."""
 
     def __init__(self, path: str | os.PathLike[str], *, table_id: str | None = None,
                  clock: Callable[[], float] = time.time, create: bool = True, readonly: bool = False,
@@ -479,29 +506,26 @@ class EventLog:
         ts = float(self._clock() if ts is None else ts)
         if not math.isfinite(ts):
             raise ValueError(f"clock returned {ts!r}")
-        table_id, key = self.table_id, self._key
         with self._lock:
             db = self._db
             stored: list[StoredEvent] = []
             try:
                 db.execute("BEGIN IMMEDIATE")
-                seq, prev = self._head_from_rows()
-                if expect_seq is not None and prepared and seq + 1 != expect_seq:
-                    db.execute("ROLLBACK")
-                    raise LogWriteError(self.path, f"another writer appended to the log (its last row is "
-                                                   f"{seq}, row {expect_seq} was expected next)")
-                rows = []
-                for kind, payload, hand_no, text in prepared:
-                    seq += 1
-                    h = row_digest(seq, ts, table_id, hand_no, kind, text, prev, key)
-                    rows.append((seq, ts, table_id, hand_no, kind, text, prev, h))
-                    stored.append(StoredEvent(seq, ts, table_id, hand_no, kind, payload, prev, h))
-                    prev = h
-                if rows:
-                    db.executemany("INSERT INTO events (seq, ts, table_id, hand_no, kind, payload,"
-                                   " prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
-                    db.executemany("UPDATE log_info SET value = ? WHERE key = ?",
-                                   [(str(seq), "head_seq"), (prev, "head_hash")])
+                if prepared:
+                    head = self._tip
+                    if head is None or (expect_seq is not None and head[0] + 1 != expect_seq):
+                        head = self._head_from_rows()
+                    try:
+                        stored = self._insert(prepared, ts, head, expect_seq)
+                    except sqlite3.IntegrityError:
+                        if head is not self._tip:
+                            raise  # the head was read from the rows just now: a real failure
+                        # Another writer appended since this connection last did: its first row
+                        # holds the seq that was next here. Start again from the rows on file.
+                        self._tip = None
+                        db.execute("ROLLBACK")
+                        db.execute("BEGIN IMMEDIATE")
+                        stored = self._insert(prepared, ts, self._head_from_rows(), expect_seq)
                 for k, v in meta_items:
                     if v is None:
                         db.execute("DELETE FROM meta WHERE key = ?", (k,))
@@ -510,6 +534,8 @@ class EventLog:
                                    " DO UPDATE SET value = excluded.value", (k, v))
                 db.execute("COMMIT")
                 self.commits += 1
+                if stored:
+                    self._tip = (stored[-1].seq, stored[-1].hash)
             except sqlite3.Error as exc:
                 try:
                     if db.in_transaction:
@@ -522,6 +548,32 @@ class EventLog:
                     db.execute("ROLLBACK")
                 raise
             return stored
+
+    def _insert(self, prepared: list[PreparedEvent], ts: float, head: tuple[int, str],
+                expect_seq: int | None) -> list[StoredEvent]:
+        """Chain ``prepared`` after ``head`` (seq and hash of the last row), in the open transaction,
+        and move the recorded head.
+
+        :raises sqlite3.IntegrityError: a row with the first new seq exists (``head`` is stale).
+        """
+        seq, prev = head
+        if expect_seq is not None and seq + 1 != expect_seq:
+            raise LogWriteError(self.path, f"another writer appended to the log (its last row is "
+                                           f"{seq}, row {expect_seq} was expected next)")
+        table_id, key = self.table_id, self._key
+        rows = []
+        stored = []
+        for kind, payload, hand_no, text in prepared:
+            seq += 1
+            h = row_digest(seq, ts, table_id, hand_no, kind, text, prev, key)
+            rows.append((seq, ts, table_id, hand_no, kind, text, prev, h))
+            stored.append(StoredEvent(seq, ts, table_id, hand_no, kind, payload, prev, h))
+            prev = h
+        self._db.executemany("INSERT INTO events (seq, ts, table_id, hand_no, kind, payload, prev_hash,"
+                             " hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        self._db.executemany("UPDATE log_info SET value = ? WHERE key = ?",
+                             [(str(seq), "head_seq"), (prev, "head_hash")])
+        return stored
 
     def set_meta(self, key: str, value: str | None) -> None:
         """Set (or, with ``None``, delete) one meta key durably.

@@ -174,6 +174,11 @@ class HandState:
         self.shown: dict[int, tuple[Card | None, ...]] = {}
         self.mucked: set[int] = set()
         self.streets = streets_for(variant)
+        streets = self.streets
+        self._hole_before = tuple(sum(s.hole for s in streets[:k]) for k in range(len(streets)))
+        """Hole cards each player is dealt before each street (before its own)."""
+        self._board_through = tuple(sum(s.board for s in streets[: k + 1]) for k in range(len(streets)))
+        """Board cards out once each street is dealt."""
         self.street = 0
         self.round = _Round()
         self.rounds: list[_Round] = []
@@ -194,7 +199,7 @@ class HandState:
 
     def live_players(self) -> list[int]:
         """Players who have not folded (all-in players included)."""
-        return [p for p in range(self.n) if not self.folded[p]]
+        return [p for p, folded in enumerate(self.folded) if not folded]
 
     def can_act_players(self) -> list[int]:
         return [p for p in range(self.n) if not self.folded[p] and self.stacks[p] > 0]
@@ -506,10 +511,10 @@ class HandState:
                 and len(self.board) == 1)
 
     def _board_target(self) -> int:
-        return sum(s.board for s in self.streets[: self.street + 1])
+        return self._board_through[self.street]
 
     def _dealt_this_street(self) -> int:
-        return sum(s.hole for s in self.streets[: self.street])
+        return self._hole_before[self.street]
 
     def _check_player(self, p: int) -> None:
         if not isinstance(p, int) or not 0 <= p < self.n:
@@ -607,7 +612,7 @@ class HandState:
         return None
 
     def _after_bet(self) -> None:
-        if len(self.live_players()) == 1:
+        if self.folded.count(False) == 1:
             self._end_round()
             self.over = True
             return
@@ -620,7 +625,7 @@ class HandState:
         for p in range(self.n):
             self.contributed[p] += self.bets[p]
             self.bets[p] = 0
-        if len(self.live_players()) <= 1:
+        if self.folded.count(False) <= 1:
             self.over = True
             return
         if self.street + 1 < len(self.streets):
@@ -635,13 +640,16 @@ class HandState:
     @property
     def complete(self) -> bool:
         """All betting done and every card of the last street dealt."""
-        if len(self.live_players()) <= 1:
+        if self.folded.count(False) <= 1:
             return True
         return self.over
 
-    def record(self) -> "HandRecord":
+    def record(self, shown: Sequence[bool | None] | None = None) -> "HandRecord":
         """The finished hand for the showdown engine.
 
+        :param shown: each player's :attr:`~controller.showdown.PlayerRecord.shown`, when someone
+            else keeps track of the showdown (the live table); by default what :meth:`show` and
+            :meth:`muck` recorded.
         :raises HandError: if the hand is not finished (betting or dealing still pending).
         """
         from controller.showdown import HandRecord, PlayerRecord
@@ -661,7 +669,8 @@ class HandState:
                 all_in=self.stacks[p] == 0 and not self.folded[p],
                 hole=tuple(self.hole[p]),
                 up=tuple(self.hole_up[p]),
-                shown=(None if p not in self.shown and p not in self.mucked else p in self.shown),
+                shown=(shown[p] if shown is not None
+                       else None if p not in self.shown and p not in self.mucked else p in self.shown),
                 starting_stack=self.starting_stacks[p],
                 dead=self.dead[p],
             )

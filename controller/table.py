@@ -1351,18 +1351,18 @@ def hand_to_phh(settings: TableSettings, h: HandRun) -> str:
 def showdown_record(settings: TableSettings, h: HandRun) -> HandRecord:
     """The engine's hand record with the showdown as it stands: a tabled hand the camera does not
     call unidentifiable can win; a mucked or killed hand cannot (R2, R3); others are undecided."""
-    rec = h.state.record()
-    players = []
-    for i, p in enumerate(rec.players):
-        sd = h.showdown[h.seat(i)]
+    shown_by_player: list[bool | None] = []
+    for i, seat in enumerate(h.order):
+        sd = h.showdown[seat]
         shown: bool | None = None
-        if not p.folded:
+        if not h.state.folded[i]:
             if sd.status is SeatStatus.TABLED and sd.identifiable is not False:
                 shown = True
             elif sd.status in (SeatStatus.MUCKED, SeatStatus.KILLED):
                 shown = False
-        players.append(dataclasses.replace(p, shown=shown))
-    return dataclasses.replace(rec, players=tuple(players), smallest_chip=settings.smallest_chip)
+        shown_by_player.append(shown)
+    rec = h.state.record(shown_by_player)
+    return dataclasses.replace(rec, smallest_chip=settings.smallest_chip)
 
 
 def _apply_hand_event(h: HandRun, e: Event) -> None:

@@ -11,6 +11,20 @@ def test_parse_and_str_round_trip():
         assert Card.from_index(card.index) == card
 
 
+def test_equality_hash_and_text_are_those_of_rank_and_suit():
+    """Card reads its equality, hash and text from tables by index: they must be what the
+    dataclass would give (over rank and suit), for the table's cards and for new ones alike."""
+    for card in FULL_DECK:
+        twin = Card(card.rank, card.suit)  # a separate object
+        assert twin is not card and twin == card and not twin != card
+        assert hash(twin) == hash(card) == hash((card.rank, card.suit))
+        assert str(twin) == str(card) == card.rank.char + card.suit.value
+        for other in FULL_DECK:
+            assert (card == other) == ((card.rank, card.suit) == (other.rank, other.suit))
+        assert card != (card.rank, card.suit) and card != str(card) and card != card.index
+    assert len({Card(c.rank, c.suit) for c in FULL_DECK} | set(FULL_DECK)) == 52
+
+
 def test_index_orders_rank_then_suit_for_odd_chips():
     assert Card.parse("As").index == 51
     assert Card.parse("2c").index == 0

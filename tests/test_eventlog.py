@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
 import pathlib
@@ -82,6 +84,58 @@ def test_hash_is_the_documented_encoding(tmp_path: pathlib.Path) -> None:
         e = list(log)[1]
         text = canonical_payload(e.payload)
         assert e.hash == row_digest(e.seq, e.ts, "T1", e.hand_no, e.kind, text, e.prev_hash)
+
+
+def documented_digest(seq: object, ts: object, table_id: object, hand_no: object, kind: object,
+                      payload_text: object, prev_hash: object, key: bytes | None = None) -> str:
+    """The row hash exactly as the module docstring writes it (``json.dumps`` of the row)."""
+    data = json.dumps([seq, ts, table_id, hand_no, kind, payload_text, prev_hash],
+                      separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    if key is None:
+        return hashlib.sha256(data).hexdigest()
+    return hmac.new(key, data, hashlib.sha256).hexdigest()
+
+
+TEXTS = st.text() | st.sampled_from(['', '"', "\\", '{"a":"\\"q\\""}', "é\u2028\x00\x1f\x7f", "\ud800",
+                                     "🂡", "\t\n\r\b\f"])
+FINITE = st.floats(allow_nan=False, allow_infinity=False)
+ODD = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True, allow_infinity=True) | TEXTS
+       | st.lists(st.integers(), max_size=2) | st.binary(max_size=3).map(lambda b: b.decode("latin-1")))
+
+
+@settings(max_examples=500, deadline=None)
+@given(seq=st.integers(-2**70, 2**70) | ODD, ts=st.floats(allow_nan=True, allow_infinity=True) | ODD,
+       table_id=TEXTS | ODD, hand_no=st.none() | st.integers(-2**70, 2**70) | ODD, kind=TEXTS | ODD,
+       payload_text=TEXTS | ODD | st.dictionaries(st.text(max_size=3), FINITE | TEXTS).map(canonical_payload),
+       prev_hash=st.just(GENESIS) | st.text(alphabet="0123456789abcdef", min_size=64, max_size=64) | ODD,
+       key=st.none() | st.binary(max_size=8))
+def test_row_digest_is_the_documented_json_encoding(seq: object, ts: object, table_id: object, hand_no: object,
+                                                    kind: object, payload_text: object, prev_hash: object,
+                                                    key: bytes | None) -> None:
+    """``row_digest`` formats the usual rows itself: the hash must stay the one of ``json.dumps``,
+    for any row (a damaged file can hold any type: those fall back to the encoder)."""
+    assert_documented_digest((seq, ts, table_id, hand_no, kind, payload_text, prev_hash), key)
+
+
+def assert_documented_digest(row: tuple[object, ...], key: bytes | None) -> None:
+    try:
+        expected = documented_digest(*row, key=key)
+    except (TypeError, ValueError) as exc:  # not JSON, or not UTF-8 (a lone surrogate)
+        with pytest.raises(type(exc)):
+            row_digest(*row, key=key)  # type: ignore[arg-type]
+        return
+    assert row_digest(*row, key=key) == expected, row  # type: ignore[arg-type]
+
+
+def test_row_digest_edge_rows() -> None:
+    text = canonical_payload({"q": 'say "hi"\\', "é": 0.1, "x": [1e300, -0.0, 5e-324], "n": None})
+    for row in [(1, 1.5, "T1", None, "action", text, GENESIS), (2**63, 1e-7, "tâble\n", 0, "k\"", "", GENESIS),
+                (3, -0.0, "", -1, "", "\u2028", "x"), (3, 0.5, "", -1, "", "\ud83c", "x"),
+                (4, 1.7e9 + 0.123456789, "T", True, "k", "{}", "y"),
+                (5, 17, "T", 3, "k", "{}", "z"), (6.0, 1.0, "T", 3, "k", "{}", "z"),
+                (7, float("inf"), "T", 3, "k", "{}", "z"), (8, float("nan"), "T", None, "k", "{}", "z")]:
+        assert_documented_digest(row, None)
+        assert_documented_digest(row, b"k")
 
 
 def test_meta_in_the_same_transaction(tmp_path: pathlib.Path) -> None:
@@ -411,6 +465,23 @@ def test_two_writers_keep_one_chain(tmp_path: pathlib.Path) -> None:
     with make_log(db, 1) as a, EventLog(db, table_id="T1") as b:
         a.append("x", {}); b.append("y", {}); a.append("z", {})
         assert [e.kind for e in b][1:] == ["x", "y", "z"] and b.verify().ok
+
+
+def test_another_writer_is_noticed_though_the_head_is_not_read_back(tmp_path: pathlib.Path) -> None:
+    """An append chains after the last row this log wrote without reading it back; another writer's
+    rows in between are found at the insert, and ``expect_seq`` is judged against the rows on file."""
+    db = tmp_path / "t.db"
+    with make_log(db, 2) as a, EventLog(db, table_id="T1") as b:
+        a.append("x", {})
+        b.append("y", {})
+        z = b.append("z", {})
+        with pytest.raises(LogWriteError, match="another writer.*its last row is 5, row 4 was expected"):
+            a.append_many([("w", {})], expect_seq=4)
+        assert a.append_many([("w", {})], expect_seq=6)[0].prev_hash == z.hash
+        b.append_many([("v", {})], meta={"k": "1"})  # b's head is stale: it appends after a's row
+        assert a.append("u", {}).seq == 8
+        assert [e.kind for e in a][2:] == ["x", "y", "z", "w", "v", "u"] and a.verify().ok and b.verify().ok
+        assert a.get_meta("k") == "1"
 
 
 def test_show(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
