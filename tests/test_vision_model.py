@@ -12,8 +12,8 @@ from controller.cards import Card
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 MODEL = REPO / "models" / "card_index.onnx"
-SEEN_FLOOR = 0.75
-UNSEEN_FLOOR = 0.5
+SEEN_FLOOR = 0.85
+UNSEEN_FLOOR = 0.65
 
 
 @pytest.fixture(scope="module")
@@ -193,3 +193,34 @@ def test_cli_calibrate(tmp_path, capsys):
     assert main(["vision", "calibrate", str(img), "--config", str(REPO / "config" / "table.toml"),
                  "--out", str(out)]) == 0
     assert cv2.imread(str(out)).shape == (1080, 1920, 3)
+
+
+def test_print_colour_of_rendered_indices_under_tinted_light() -> None:
+    """The suit colour check judges the print against the card stock: red indices are red and black
+    ones black in two-colour decks, under warm or cold light; four-colour decks' blue diamonds and
+    green clubs are judged neither (never refused for colour); a black index read as a red suit is
+    made unreadable."""
+    from vision import detect, render
+    from vision.recognize import Reading, print_colour, suit_colour_check
+
+    def index_crop(deck, card: str, tint) -> tuple[np.ndarray, detect.Corner]:  # type: ignore[no-untyped-def]
+        face = render.card_face(deck, card)[..., ::-1].astype(np.float32)  # BGR
+        frame = np.full((400, 320, 3), (40, 110, 30), np.float32)
+        frame[20:20 + face.shape[0], 20:20 + face.shape[1]] = face
+        frame = np.clip(frame * np.array(tint, np.float32), 0, 255).astype(np.uint8)
+        corner = detect.Corner((20.0, 20.0), (1.0, 0.0), (0.0, 1.0), float(face.shape[1]))
+        return frame, corner
+
+    two_colour = [d for d in render.TRAIN_DECKS if not d.four_colour][:6]
+    for tint in ((1.0, 1.0, 1.0), (0.75, 0.9, 1.1), (1.1, 1.0, 0.8)):  # BGR gains: warm, cold light
+        for deck in two_colour:
+            for card, want in (("Kh", "red"), ("7d", "red"), ("Qs", "black"), ("4c", "black")):
+                frame, corner = index_crop(deck, card, tint)
+                assert print_colour(detect.crop_corner(frame, corner, color=True)) == want, (deck.name, card, tint)
+    four = next(d for d in render.TRAIN_DECKS if d.four_colour)
+    for card in ("7d", "4c"):
+        frame, corner = index_crop(four, card, (1.0, 1.0, 1.0))
+        assert print_colour(detect.crop_corner(frame, corner, color=True)) is None, card
+    frame, corner = index_crop(two_colour[0], "As", (1.0, 1.0, 1.0))
+    assert suit_colour_check(Reading(Card.parse("Ad"), 0.99), frame, corner).card is None
+    assert suit_colour_check(Reading(Card.parse("As"), 0.99), frame, corner).card == Card.parse("As")

@@ -80,33 +80,69 @@ def quantize(src: pathlib.Path, out: pathlib.Path, crops: np.ndarray, batch: int
     onnx.save_model(q, str(out), save_as_external_data=False)
 
 
-def ensemble(members: Sequence[pathlib.Path], out: pathlib.Path) -> None:
-    """Write one model whose ``probs`` are the mean of the ``members``' (same input and output)."""
+def ensemble(members: Sequence[pathlib.Path], out: pathlib.Path, gate: float | None = 0.9) -> None:
+    """Write one model whose ``probs`` are the mean of the ``members``' (same input and output).
+
+    ``gate``: the other members run only on the crops the first member reads as a card with at
+    least this probability; every other crop keeps the first member's probabilities. With two
+    members and a threshold of ``(1 + gate) / 2`` or more, every read that can pass the threshold is
+    the full mean (the first member must give at least ``gate`` for the mean to get there), and
+    the second member costs only the crops that look like an index (about a third). ``None``: every
+    member reads every crop.
+    """
     import onnx
     from onnx import compose, helper, numpy_helper
 
     if len(members) < 2:
         raise ValueError("an ensemble needs at least two models")
+    if gate is not None and not 0.0 < gate < 1.0:
+        raise ValueError(f"gate must be between 0 and 1, got {gate}")
     models = [_load(p) for p in members]
     first = models[0]
     inp, outp = first.graph.input[0].name, first.graph.output[0].name
     for p, m in zip(members, models):
         if m.graph.input[0].name != inp or m.graph.output[0].name != outp:
             raise ValueError(f"{p}: input/output names differ from {members[0]}")
-    nodes, inits, sums = [], [], []
+    nodes, inits, outs, member_nodes = [], [], [], []
     for k, m in enumerate(models):
-        m = compose.add_prefix(m, f"m{k}_", rename_inputs=False, rename_outputs=True)
-        nodes += list(m.graph.node)
+        m = compose.add_prefix(m, f"m{k}_", rename_inputs=gate is not None and k > 0, rename_outputs=True)
+        member_nodes.append(list(m.graph.node))
         inits += list(m.graph.initializer)
-        sums.append(m.graph.output[0].name)
-    inits.append(numpy_helper.from_array(np.array(1.0 / len(models), np.float32), "ensemble_weight"))
-    nodes.append(helper.make_node("Sum", sums, ["ensemble_sum"], name="ensemble_sum"))
-    nodes.append(helper.make_node("Mul", ["ensemble_sum", "ensemble_weight"], [outp], name="ensemble_mean"))
+        outs.append(m.graph.output[0].name)
+    nodes += member_nodes[0]
+    const = lambda name, value, dtype=np.float32: inits.append(numpy_helper.from_array(np.array(value, dtype), name))  # noqa: E731
+    const("ens_weight", 1.0 / len(models))
+    node = lambda op, ins, outs_, **kw: nodes.append(helper.make_node(op, ins, outs_, name=outs_[0], **kw))  # noqa: E731
+    if gate is None:
+        for more in member_nodes[1:]:
+            nodes += more
+        node("Sum", outs, ["ens_sum"])
+        node("Mul", ["ens_sum", "ens_weight"], [outp])
+    else:
+        # rows where the first member's best card reaches the gate
+        const("ens_gate", gate)
+        const("ens_c0", [0], np.int64)
+        const("ens_c52", [52], np.int64)
+        const("ens_c1", [1], np.int64)
+        node("Slice", [outs[0], "ens_c0", "ens_c52", "ens_c1"], ["ens_cards"])
+        node("ReduceMax", ["ens_cards"], ["ens_best"], axes=[1], keepdims=0)
+        node("GreaterOrEqual", ["ens_best", "ens_gate"], ["ens_mask"])
+        node("NonZero", ["ens_mask"], ["ens_nz"])            # 1 x K
+        node("Transpose", ["ens_nz"], ["ens_idx"], perm=[1, 0])  # K x 1
+        node("Squeeze", ["ens_nz", "ens_c0"], ["ens_rows"])   # K
+        for k in range(1, len(models)):
+            node("Gather", [inp, "ens_rows"], [f"m{k}_{inp}"], axis=0)
+            nodes += member_nodes[k]
+        node("Gather", [outs[0], "ens_rows"], ["ens_first"], axis=0)
+        node("Sum", ["ens_first"] + outs[1:], ["ens_sum"])
+        node("Mul", ["ens_sum", "ens_weight"], ["ens_mean"])
+        node("ScatterND", [outs[0], "ens_idx", "ens_mean"], [outp])
     graph = helper.make_graph(nodes, "card_index_ensemble", [first.graph.input[0]], [first.graph.output[0]], inits)
     merged = helper.make_model(graph, opset_imports=first.opset_import, producer_name="vision.modelfile")
     merged.ir_version = first.ir_version
     _copy_metadata(first, merged)
-    _set(merged, "ensemble", f"mean of {len(models)} models")
+    _set(merged, "ensemble", f"mean of {len(models)} models" + ("" if gate is None else
+                                                               f", the others where the first gives >= {gate}"))
     onnx.checker.check_model(merged)
     onnx.save_model(merged, str(out), save_as_external_data=False)
 
@@ -138,11 +174,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     e = sub.add_parser("ensemble", help="one file averaging several models' probabilities")
     e.add_argument("models", nargs="+")
     e.add_argument("--out", required=True)
+    e.add_argument("--gate", type=float, default=0.9,
+                   help="the other members read only crops the first reads as a card at >= GATE (0: all)")
     args = ap.parse_args(argv)
     if args.cmd == "quantize":
         quantize(pathlib.Path(args.model), pathlib.Path(args.out), validation_crops())
     else:
-        ensemble([pathlib.Path(p) for p in args.models], pathlib.Path(args.out))
+        ensemble([pathlib.Path(p) for p in args.models], pathlib.Path(args.out), args.gate or None)
     print(f"wrote {args.out} ({pathlib.Path(args.out).stat().st_size / 1e6:.2f} MB); calibrate it: "
           f"python -m vision.train --calibrate-only {args.out}")
     return 0

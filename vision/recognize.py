@@ -123,6 +123,65 @@ def decode(probs: np.ndarray) -> list[Reading]:
     return out
 
 
+def print_colour(crop: np.ndarray) -> str | None:
+    """The colour of the print in a BGR index crop: ``"red"``, ``"black"``, or ``None`` when it is
+    not clearly one of them (blue or green print of four-colour decks, too little print, too dark).
+
+    The darkest pixels (the print) are compared with the brightest (the card stock) channel by
+    channel, so the colour of the light and the camera's white balance cancel out: black print
+    reflects all three channels about equally little, red print reflects red far more than the rest.
+
+    >>> paper = np.full((48, 28, 3), 235, np.uint8)
+    >>> black, red = paper.copy(), paper.copy()
+    >>> black[8:20, 6:16] = (25, 25, 25); red[8:20, 6:16] = (40, 30, 190)
+    >>> print_colour(black), print_colour(red), print_colour(paper)
+    ('black', 'red', None)
+    """
+    h, w = crop.shape[:2]
+    inner = crop[int(0.08 * h) :, int(0.12 * w) :]  # the crop's margin lies outside the card (felt)
+    px = inner.reshape(-1, 3).astype(np.float32)
+    lum = px @ np.array([0.114, 0.587, 0.299], np.float32)
+    n = len(lum)
+    k_ink, k_paper = max(4, n // 14), n // 4
+    order = np.argpartition(lum, (k_ink, n - k_paper))
+    paper_idx, ink_idx = order[n - k_paper :], order[:k_ink]
+    paper = px[paper_idx].mean(axis=0)
+    ink = px[ink_idx].mean(axis=0)
+    if paper.min() < 60 or lum[ink_idx].mean() > 0.65 * float(lum[paper_idx].mean()):
+        return None  # no card stock, or no print dark enough to judge
+    r = ink / np.maximum(paper, 1.0)  # reflectance of the print per channel (B, G, R)
+    if r[2] - max(r[0], r[1]) > 0.22:
+        return "red"
+    if max(r) - min(r) < 0.08 and max(r) < 0.5:
+        return "black"
+    return None
+
+
+_RED_SUITS = frozenset("hd")
+
+
+def suit_colour_check(reading: Reading, frame: np.ndarray, corner: detect.Corner) -> Reading:
+    """``reading`` unless its suit contradicts the colour of the print (:func:`print_colour`):
+    hearts and diamonds are never black, spades and clubs never red (in four-colour decks diamonds
+    are blue and clubs green, which judge as neither and so are never refused). A contradiction
+    makes the corner unreadable: a grayscale model can take a small spade for a diamond.
+
+    >>> from controller.cards import Card
+    >>> paper = np.full((400, 400, 3), 235, np.uint8); paper[40:52, 36:44] = (25, 25, 25)
+    >>> c = detect.Corner((30.0, 30.0), (1.0, 0.0), (0.0, 1.0), 100.0)
+    >>> suit_colour_check(Reading(Card.parse("Ad"), 0.99), paper, c).card is None
+    True
+    >>> str(suit_colour_check(Reading(Card.parse("As"), 0.99), paper, c).card)
+    'As'
+    """
+    if reading.card is None or reading.confidence < 0.5:
+        return reading
+    colour = print_colour(detect.crop_corner(frame, corner, color=True))
+    if colour is None or (colour == "red") == (reading.card.suit in _RED_SUITS):
+        return reading
+    return Reading(None, reading.confidence)
+
+
 def combine(readings: Sequence[Reading], threshold: float) -> tuple[Card | None, float, int]:
     """Merge the readings of one card's index corners: ``(card, confidence, corners_read)``.
 
@@ -224,13 +283,22 @@ class OnnxRecognizer:
             return np.zeros((0, N_CLASSES), np.float32)
         return self.session.run(None, {self.input_name: tensor})[0]
 
-    def read_corners(self, frame: np.ndarray, corners: Sequence[detect.Corner]) -> list[Reading]:
+    def read_corners(self, frame: np.ndarray, corners: Sequence[detect.Corner],
+                     colour_frame: np.ndarray | None = None) -> list[Reading]:
+        """One reading per corner. A card read from a grayscale crop is checked against the colour
+        of its print (:func:`suit_colour_check`) in ``colour_frame`` (default: ``frame`` when it is
+        BGR): red print read as a black suit, or black print read as a red suit, is unreadable."""
         if not corners:
             return []
+        if colour_frame is None and frame.ndim == 3:
+            colour_frame = frame
         if self.input_channels == 1 and frame.ndim == 3:
             frame = _gray_near(frame, corners)
         crops = [detect.crop_corner(frame, c, color=self.input_channels == 3) for c in corners]
-        return decode(self.infer(preprocess(crops)))
+        readings = decode(self.infer(preprocess(crops)))
+        if colour_frame is not None and colour_frame.ndim == 3:
+            readings = [suit_colour_check(r, colour_frame, c) for r, c in zip(readings, corners)]
+        return readings
 
     def recognize(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None = None) -> list[Detection]:
         """Every card found in ``frame`` (or in ``roi`` = ``(x, y, w, h)`` of it)."""
@@ -269,8 +337,8 @@ class OnnxRecognizer:
                 m = int(1.2 * width)
                 x0, y0, x1, y1 = max(0, x - m), max(0, y - m), min(fw, x + rw + m), min(fh, y + rh + m)
                 source[y0:y1, x0:x1] = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
-        frame = source
-        readings = self.read_corners(frame, [c for _, _, cs in batch for c in cs])
+        colour, frame = frame, source
+        readings = self.read_corners(frame, [c for _, _, cs in batch for c in cs], colour)
         per_job: dict[int, tuple[list[detect.Corner], list[Reading]]] = {}
         at = 0
         for k, _, cs in batch:
@@ -284,7 +352,7 @@ class OnnxRecognizer:
                 if sure < wanted[k]:
                     x, y = jobs[k][0][:2]
                     more.append((k, detect.glyph_corners(jobs[k][1], width, (x, y), known=cs)))
-            readings = self.read_corners(frame, [c for _, cs in more for c in cs])
+            readings = self.read_corners(frame, [c for _, cs in more for c in cs], colour)
             at = 0
             for k, extra in more:
                 cs, rs = per_job[k]

@@ -307,7 +307,7 @@ def train(args) -> int:
         pick = np.random.default_rng(args.seed).choice(len(x_va), min(3000, len(x_va)), replace=False)
         modelfile.quantize(pathlib.Path(args.out), pathlib.Path(args.out), x_va[pick])
         print(f"quantized to int8: {pathlib.Path(args.out).stat().st_size / 1e6:.2f} MB", flush=True)
-    threshold, scene_stats = calibrate_scenes(pathlib.Path(args.out), args.calib_scenes)
+    threshold, scene_stats = calibrate_scenes(pathlib.Path(args.out), args.calib_scenes, floor=args.floor)
     set_threshold(pathlib.Path(args.out), threshold)
     print(f"scene threshold {threshold:.4f} {json.dumps(scene_stats)}", flush=True)
     stats = {"train_crops": int(len(x_tr)), "val_crops": int(len(x_va)), "val_acc": float(acc),
@@ -439,11 +439,15 @@ def main(argv=None) -> int:
     ap.add_argument("--no-quantize", dest="quantize", action="store_false",
                     help="keep the float model (default: int8, vision.modelfile.quantize)")
     ap.add_argument("--calib-scenes", type=int, default=300, help="validation scenes for the threshold")
+    ap.add_argument("--floor", type=float, default=0.995,
+                    help="lowest threshold calibration may choose (0.995 for one model; an ensemble of two, "
+                         "whose mean is at least 0.95 only where both members are at least 0.90: 0.95)")
     ap.add_argument("--calibrate-only", metavar="MODEL",
                     help="only recalibrate the threshold of an exported MODEL on validation scenes")
     args = ap.parse_args(argv)
     if args.calibrate_only:
-        threshold, scene_stats = calibrate_scenes(pathlib.Path(args.calibrate_only), args.calib_scenes)
+        threshold, scene_stats = calibrate_scenes(pathlib.Path(args.calibrate_only), args.calib_scenes,
+                                                  floor=args.floor)
         set_threshold(pathlib.Path(args.calibrate_only), threshold)
         print(f"scene threshold {threshold:.4f} {json.dumps(scene_stats)}")
         return 0
