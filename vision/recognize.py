@@ -53,6 +53,8 @@ class Detection:
     """How many index corners were read as ``card`` (1 or 2)."""
     face_up: bool = True
     """``False`` for a card back."""
+    contested: bool = False
+    """Its index corners were read as different cards (``card`` is then ``None``)."""
 
     def to_json(self) -> dict:
         return {
@@ -418,7 +420,8 @@ def assemble(corners: Sequence[detect.Corner], readings: Sequence[Reading], thre
             continue
         lead = next((i for i in g if readings[i].card == card), g[0])
         quad = corners[lead].card_quad()
-        out.append(Detection(card, conf, tuple((float(x), float(y)) for x, y in quad), n))
+        contested = card is None and len({r.card for r in rs if r.card is not None and r.confidence >= 0.5}) > 1
+        out.append(Detection(card, conf, tuple((float(x), float(y)) for x, y in quad), n, contested=contested))
         widths.append(corners[lead].width)
     return merge_duplicates(out, widths, threshold)
 
@@ -428,13 +431,17 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
     """One detection per card: proposals of one card made from several corners or edges imply
     nearly the same card (centres within ``radius`` card widths). The strongest reading of a place
     stands for it; weaker or unreadable ones there are dropped; two different cards read at or
-    above ``threshold`` at one place make it unreadable.
+    above ``threshold`` at one place make it unreadable, and so does a card whose own index corners
+    read different cards there (``contested``: one corner of the place says otherwise).
 
     >>> from controller.cards import Card
     >>> q = ((0.0, 0.0), (63.0, 0.0), (63.0, 88.0), (0.0, 88.0))
     >>> d = [Detection(Card.parse("As"), 0.999, q), Detection(None, 0.8, q), Detection(Card.parse("Ks"), 0.7, q)]
     >>> [(str(x.card), x.confidence) for x in merge_duplicates(d, [63.0] * 3, 0.99)]
     [('As', 0.999)]
+    >>> torn = Detection(None, 0.98, q, contested=True)
+    >>> [str(x.card) for x in merge_duplicates(d[:1] + [torn], [63.0] * 2, 0.99)]
+    ['None']
     """
     order = sorted(range(len(dets)), key=lambda i: (dets[i].card is not None, dets[i].confidence), reverse=True)
     kept: list[Detection] = []
@@ -453,9 +460,9 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
             kept_w.append(widths[i])
             continue
         e = kept[clash]
-        if (d.card is not None and e.card is not None and d.card != e.card
-                and d.confidence >= threshold):
-            kept[clash] = dataclasses.replace(e, card=None, indices_read=0)
+        if e.card is not None and ((d.card is not None and d.card != e.card and d.confidence >= threshold)
+                                   or d.contested):
+            kept[clash] = dataclasses.replace(e, card=None, indices_read=0, contested=True)
         elif d.card == e.card and d.card is not None:
             kept[clash] = dataclasses.replace(e, indices_read=max(e.indices_read, d.indices_read))
     return kept
