@@ -69,7 +69,7 @@ def quantize(src: pathlib.Path, out: pathlib.Path, crops: np.ndarray, batch: int
 
     with tempfile.TemporaryDirectory() as tmp:
         pre = pathlib.Path(tmp) / "pre.onnx"
-        quant_pre_process(str(src), str(pre))
+        quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)  # (ONNX shape inference suffices; no sympy)
         quantize_static(str(pre), str(out), Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
                         activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
                         op_types_to_quantize=["Conv", "Gemm", "MatMul", "MaxPool", "Relu"],
