@@ -1372,17 +1372,8 @@ def _apply_hand_event(h: HandRun, e: Event) -> None:
         st.deal_hole(h.index(p["seat"]), "".join(c or "??" for c in p["cards"]))
     elif e.kind == "board_dealt":
         st.deal_board("".join(p["cards"]))
-    elif e.kind == "action":
-        i = h.index(p["seat"])
-        a = p["action"]
-        if a == "fold":
-            st.fold(i)
-        elif a == "check_call":
-            st.check_call(i)
-        elif a == "bring_in":
-            st.post_bring_in(i)
-        elif a == "bet_raise_to":
-            st.complete_bet_raise_to(i, p["amount"])
+    elif e.kind == "action" and p["action"] in _ACTIONS:
+        _call_action(st, _ACTIONS[p["action"]][0], h.index(p["seat"]), p["action"], p.get("amount"))
 
 
 def _rebuild(settings: TableSettings, h: HandRun) -> HandState:
@@ -1431,20 +1422,27 @@ def _result_view(h: HandRun, r: ShowdownResult) -> dict[str, Any]:
     }
 
 
-_VERIFY = ("fold", "check_call", "bring_in", "bet_raise_to")
+_ACTIONS = {  # betting action -> (the HandState method that takes it, the one that checks it)
+    "fold": ("fold", "verify_fold"),
+    "check_call": ("check_call", "verify_check_call"),
+    "bring_in": ("post_bring_in", "verify_post_bring_in"),
+    "bet_raise_to": ("complete_bet_raise_to", "verify_complete_bet_raise_to"),
+}
+_VERIFY = tuple(_ACTIONS)
+
+
+def _call_action(state: Any, method: str, i: int, kind: str, amount: int | None) -> None:
+    if kind == "bet_raise_to":
+        assert amount is not None
+        getattr(state, method)(i, amount)
+    else:
+        getattr(state, method)(i)
 
 
 def _verify_action(state: Any, i: int, kind: str, amount: int | None) -> None:
     """Raise :class:`HandError` with the reason when player ``i`` may not take this betting action."""
-    if kind == "fold":
-        state.verify_fold(i)
-    elif kind == "check_call":
-        state.verify_check_call(i)
-    elif kind == "bring_in":
-        state.verify_post_bring_in(i)
-    elif kind == "bet_raise_to":
-        assert amount is not None
-        state.verify_complete_bet_raise_to(i, amount)
+    if kind in _ACTIONS:
+        _call_action(state, _ACTIONS[kind][1], i, kind, amount)
 
 
 def _seatify(message: str, h: HandRun) -> str:
