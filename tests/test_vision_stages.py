@@ -164,3 +164,19 @@ def test_glyph_corners_find_an_index_lying_on_another_card():
     assert not proposes(outline)
     assert proposes(glyphs)
     assert proposes(detect.find_corners(frame, W, masks=masks))
+
+
+def test_mixed_training_decks_never_use_the_unseen_decks_pips():
+    """The unseen-deck test stays blind: no mixed training deck draws its suits with a pip font of
+    the unseen decks, and asking for one is refused by name."""
+    import pytest
+
+    from vision import render
+
+    unseen_fonts = {d.pips[6:] for d in render.UNSEEN_DECKS if d.pips.startswith("glyph:")}
+    assert unseen_fonts == {"Noto Sans Symbols2"}
+    for deck in render.MIX_DECKS + render.MIX2_DECKS:
+        assert deck.pips[6:] not in unseen_fonts and deck.font not in {d.font for d in render.UNSEEN_DECKS}
+    assert len({d.name for d in render.ALL_DECKS}) == len(render.ALL_DECKS)
+    with pytest.raises(ValueError, match="Noto Sans Symbols2"):
+        render.mixed_decks(2, pip_fonts=("DejaVu Sans", "Noto Sans Symbols2"))

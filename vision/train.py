@@ -99,9 +99,11 @@ def scene_samples(seed: int, decks=render.TRAIN_DECKS, jitter: int = 1, keep_neg
 
 
 DECK_SETS = {"train": render.TRAIN_DECKS, "train+mix": render.TRAIN_DECKS + render.MIX_DECKS,
+             "train+mix2": render.TRAIN_DECKS + render.MIX_DECKS + render.MIX2_DECKS,
              "unseen": render.UNSEEN_DECKS}
 """Deck sets by name: ``train`` (the named training decks, the benchmark's "seen" set),
-``train+mix`` (with :data:`vision.render.MIX_DECKS`, what ``--decks mix`` trains on), ``unseen``."""
+``train+mix`` (with :data:`vision.render.MIX_DECKS`, what ``--decks mix`` trains on), ``train+mix2``
+(also :data:`vision.render.MIX2_DECKS`, ``--decks mix2``), ``unseen``."""
 
 
 def _worker(args):
@@ -248,7 +250,7 @@ def train(args) -> int:
 
     code = data_code_key()
     color = args.input == "color"
-    decks = "train+mix" if args.decks == "mix" else "train"
+    decks = {"base": "train", "mix": "train+mix", "mix2": "train+mix2"}[args.decks]
     tag = "" if args.decks == "base" else f"_{args.decks}"
     cache = REPO / "var" / (f"train_{args.seed}_{args.scenes}_{args.val_scenes}_{args.input}_j{args.jitter}{tag}_"
                             f"{code}.npz")
@@ -307,7 +309,8 @@ def train(args) -> int:
         pick = np.random.default_rng(args.seed).choice(len(x_va), min(3000, len(x_va)), replace=False)
         modelfile.quantize(pathlib.Path(args.out), pathlib.Path(args.out), x_va[pick])
         print(f"quantized to int8: {pathlib.Path(args.out).stat().st_size / 1e6:.2f} MB", flush=True)
-    threshold, scene_stats = calibrate_scenes(pathlib.Path(args.out), args.calib_scenes, floor=args.floor)
+    threshold, scene_stats = calibrate_scenes(pathlib.Path(args.out), args.calib_scenes, floor=args.floor,
+                                              max_wrong=args.max_wrong)
     set_threshold(pathlib.Path(args.out), threshold)
     print(f"scene threshold {threshold:.4f} {json.dumps(scene_stats)}", flush=True)
     stats = {"train_crops": int(len(x_tr)), "val_crops": int(len(x_va)), "val_acc": float(acc),
@@ -359,12 +362,14 @@ def scene_reads(model_path: pathlib.Path, decks, seeds) -> tuple[list[tuple[floa
     return reads, readable
 
 
-def calibrate_scenes(model_path: pathlib.Path, n: int = 300, max_wrong: float = 1e-3, floor: float = 0.995,
+def calibrate_scenes(model_path: pathlib.Path, n: int = 300, max_wrong: float = 5e-4, floor: float = 0.995,
                      ) -> tuple[float, dict]:
     """Threshold from whole held-out validation scenes of the training decks (seeds
     ``[60606, i]``, used by nothing else): the smallest threshold, at least ``floor``, at which wrong
-    reads per readable card are at most ``max_wrong`` (the 1 in 1,000 target). The floor keeps a
-    margin for decks and cameras the validation scenes do not show."""
+    reads per readable card are at most ``max_wrong``: half the target of 1 in 1,000, since a
+    threshold set where the calibration scenes just meet the target meets it on new scenes only
+    about half the time (300 scenes hold about 1,800 readable cards: one wrong read is 0.55 per
+    1,000). The floor keeps a margin for decks and cameras the validation scenes do not show."""
     reads, readable = scene_reads(model_path, render.TRAIN_DECKS, [[60606, i] for i in range(n)])
     conf = np.array([c for c, _ in reads], float)
     ok = np.array([r for _, r in reads], bool)
@@ -430,8 +435,9 @@ def main(argv=None) -> int:
                     help="crops the classifier sees: grayscale (1 channel, the shipped model) or BGR (3)")
     ap.add_argument("--heads", choices=("factor", "flat"), default="factor",
                     help="factor: index/rank/suit heads (shipped); flat: one 53-way softmax")
-    ap.add_argument("--decks", choices=("base", "mix"), default="mix",
-                    help="base: the 23 named training decks; mix: those and 24 mixed decks (render.MIX_DECKS)")
+    ap.add_argument("--decks", choices=("base", "mix", "mix2"), default="mix",
+                    help="base: the 23 named training decks; mix: those and 24 mixed decks (render.MIX_DECKS); "
+                         "mix2: also 24 more (render.MIX2_DECKS)")
     ap.add_argument("--jitter", type=int, default=2, help="extra jittered crops per index crop")
     ap.add_argument("--smoothing", type=float, default=0.0, help="label smoothing (caps confidence)")
     ap.add_argument("--workers", type=int, default=2)
@@ -442,12 +448,15 @@ def main(argv=None) -> int:
     ap.add_argument("--floor", type=float, default=0.995,
                     help="lowest threshold calibration may choose (0.995 for one model; an ensemble of two, "
                          "whose mean is at least 0.95 only where both members are at least 0.90: 0.95)")
+    ap.add_argument("--max-wrong", type=float, default=5e-4,
+                    help="wrong reads per readable card the threshold may let through on the calibration "
+                         "scenes (default: half the target of 1 in 1,000)")
     ap.add_argument("--calibrate-only", metavar="MODEL",
                     help="only recalibrate the threshold of an exported MODEL on validation scenes")
     args = ap.parse_args(argv)
     if args.calibrate_only:
         threshold, scene_stats = calibrate_scenes(pathlib.Path(args.calibrate_only), args.calib_scenes,
-                                                  floor=args.floor)
+                                                  floor=args.floor, max_wrong=args.max_wrong)
         set_threshold(pathlib.Path(args.calibrate_only), threshold)
         print(f"scene threshold {threshold:.4f} {json.dumps(scene_stats)}")
         return 0
