@@ -174,8 +174,9 @@ def estimate_card_width(white: np.ndarray, min_area: float = 800.0) -> float | N
 
 
 WIDTH_LADDER: tuple[float, ...] = (52.0, 66.0, 84.0, 107.0, 136.0)
-"""Card widths (pixels) tried when the card width is neither configured nor measurable from a whole
-card: neighbours are 27% apart, so one is within 12% of any width from 46 to 154 pixels."""
+"""Card widths (pixels) tried when no card width is configured (with the width measured from whole
+cards, if any, then finer steps around the best: ``OnnxRecognizer._search_width``): neighbours
+are 27% apart, so one is within 12% of any width from 46 to 154 pixels."""
 
 
 SCAN_EPS = 0.035

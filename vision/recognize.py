@@ -37,8 +37,6 @@ again."""
 SAME_CARD_REACH = 0.6
 """Two detections reading the same card with centres this close (card widths) are one card: a deck
 has one of each, and proposals of one card from different edges can imply quads a little apart."""
-"""A corner whose best card has at least this probability, but less than the threshold, is looked at
-again."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -303,7 +301,8 @@ class OnnxRecognizer:
                      colour_frame: np.ndarray | None = None, second_look: bool | None = None) -> list[Reading]:
         """One reading per corner. A card read from a grayscale crop is checked against the colour
         of its print (:func:`suit_colour_check`) in ``colour_frame`` (default: ``frame`` when it is
-        BGR): red print read as a black suit, or black print read as a red suit, is unreadable."""
+        BGR): red print read as a black suit, or black print read as a red suit, is unreadable.
+        ``second_look``: look again at near misses (:meth:`_look_again`; default :attr:`second_look`)."""
         if not corners:
             return []
         if colour_frame is None and frame.ndim == 3:
@@ -424,7 +423,8 @@ class OnnxRecognizer:
         or above the threshold (ties broken by the sum of the confidences of corners read as a card
         at 0.5 or more); the best wins, the first tried on a full tie. Counting sure reads picks the
         true width more often than summing confidences: at the wrong scale many corners still read
-        at 0.6 to 0.9, few at the threshold.
+        at 0.6 to 0.9, few at the threshold. The widths are scored on the outline and print-scan
+        proposals without a second look; the chosen width is then read with every proposer.
         """
         tried: dict[float, tuple[int, float]] = {}
 
