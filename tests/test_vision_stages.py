@@ -180,3 +180,25 @@ def test_mixed_training_decks_never_use_the_unseen_decks_pips():
     assert len({d.name for d in render.ALL_DECKS}) == len(render.ALL_DECKS)
     with pytest.raises(ValueError, match="Noto Sans Symbols2"):
         render.mixed_decks(2, pip_fonts=("DejaVu Sans", "Noto Sans Symbols2"))
+
+
+def test_ink_mask_keeps_index_glyphs_apart_from_a_printed_border():
+    """A deck with a printed border line: the index glyph touching the line must stay a blob of its
+    own in the ink mask (the line is erased with the other long straight lines), or the index-print
+    proposers see one long blob and no index."""
+    import cv2
+
+    from vision import detect
+
+    frame = np.zeros((420, 420, 3), np.uint8)
+    frame[:] = (35, 105, 30)
+    cv2.rectangle(frame, (100, 60), (300, 340), (245, 245, 245), -1)  # a card, 200 px wide
+    cv2.rectangle(frame, (128, 88), (272, 312), (20, 20, 20), 2)  # its printed border
+    cv2.putText(frame, "J", (113, 122), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (20, 20, 20), 3)  # crosses it
+    masks = detect.card_masks(frame, 200.0)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(masks.ink, connectivity=8)
+    glyph = labels[100:122, 114:127]
+    ids = [i for i in np.unique(glyph) if i]
+    assert ids, "the glyph is not in the ink mask"
+    diag = max(float(np.hypot(stats[i, 2], stats[i, 3])) for i in ids)
+    assert diag < 0.2 * 200 * detect.ASPECT  # index-sized: the border line is not part of it

@@ -62,7 +62,10 @@ class Masks:
     filled: np.ndarray | None = None
     """Card stock with holes filled, before overlapping cards are cut apart (uint8 0/255)."""
     ink: np.ndarray | None = None
-    """Print on card stock: inside ``filled`` but not bright and unsaturated (uint8 0/255)."""
+    """Print on card stock: inside ``filled`` but not bright and unsaturated (uint8 0/255), with the
+    long straight lines that cut overlapping cards apart erased from it: a deck's printed border
+    line, or a court card's frame, would otherwise join the index glyphs next to it into one long
+    blob and fill the band the print scan looks in."""
 
 
 def felt_stats(frame: np.ndarray) -> tuple[float, float, float]:
@@ -104,6 +107,7 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     if lines is not None:
         for x0, y0, x1, y1 in lines.reshape(-1, 4):
             cv2.line(white, (int(x0), int(y0)), (int(x1), int(y1)), 0, 2)
+            cv2.line(ink, (int(x0), int(y0)), (int(x1), int(y1)), 0, 2)
     white = cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     dh = np.abs(hsv[..., 0].astype(np.int16) - int(felt_h))
     dh = np.minimum(dh, 180 - dh)
