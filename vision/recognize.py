@@ -334,8 +334,7 @@ class OnnxRecognizer:
         colour = self.input_channels == 3
         crops = [detect.crop_corner(frame, corners[i], j, color=colour) for i in again for j in SECOND_LOOK]
         more = self.infer(preprocess(crops)).reshape(len(again), len(SECOND_LOOK), -1)
-        for k, i in enumerate(again):
-            probs[i] = (probs[i] + more[k].sum(axis=0)) / (1 + len(SECOND_LOOK))
+        probs[again] = (probs[again] + more.sum(axis=1)) / (1 + len(SECOND_LOOK))
 
     def recognize(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None = None) -> list[Detection]:
         """Every card found in ``frame`` (or in ``roi`` = ``(x, y, w, h)`` of it)."""
@@ -510,13 +509,14 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
     order = sorted(range(len(dets)), key=lambda i: (dets[i].card is not None, dets[i].confidence), reverse=True)
     kept: list[Detection] = []
     kept_w: list[float] = []
+    kept_q: list[np.ndarray] = []
     for i in order:
         d = dets[i]
         q = np.array(d.corners)
         clash = None
-        for k, (e, w) in enumerate(zip(kept, kept_w)):
+        for k, (e, w, eq) in enumerate(zip(kept, kept_w, kept_q)):
             # how far apart the two cards lie: each corner of one to the nearest corner of the other
-            gap = float(np.linalg.norm(q[:, None] - np.array(e.corners)[None], axis=2).min(axis=1).mean())
+            gap = float(np.linalg.norm(q[:, None] - eq[None], axis=2).min(axis=1).mean())
             reach = max(w, widths[i])
             if gap < radius * reach or (d.card is not None and d.card == e.card
                                         and math.dist(d.center, e.center) < SAME_CARD_REACH * reach):
@@ -525,6 +525,7 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
         if clash is None:
             kept.append(d)
             kept_w.append(widths[i])
+            kept_q.append(q)
             continue
         e = kept[clash]
         if e.card is not None and ((d.card is not None and d.card != e.card and d.confidence >= threshold)

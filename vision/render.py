@@ -117,6 +117,17 @@ TRAIN_DECKS: tuple[DeckStyle, ...] = (
 )
 """Decks the model is trained on."""
 
+UNSEEN_DECKS: tuple[DeckStyle, ...] = (
+    DeckStyle("urw-gothic", "URW Gothic:demi", "poly", (0.28, 0.29, 0.08), back=(50, 50, 140)),
+    DeckStyle("p052", "P052:bold", "glyph:Noto Sans Symbols2", index_scale=1.05, border=True,
+              back=(140, 70, 30)),
+)
+"""Decks never used in training: the unseen-deck test."""
+
+_UNSEEN_FONTS = frozenset({d.font.split(":")[0] for d in UNSEEN_DECKS}
+                          | {d.pips[6:] for d in UNSEEN_DECKS if d.pips.startswith("glyph:")})
+"""Font families of the unseen decks' ranks and pips, which no training deck may use."""
+
 # Suit symbols of these fonts (all distinct enough from one another to teach shape, none of them
 # the unseen decks' Noto Sans Symbols2); Standard Symbols PS and D050000L draw nothing through
 # Pillow and are left out.
@@ -137,9 +148,8 @@ def mixed_decks(n: int, seed: int = 2026, pip_fonts: Sequence[str] = _MIX_PIP_FO
     :param stem: range of the drawn pips' stem half-width (the base of clubs and spades).
     :param prefix: deck names are ``prefix-NN``.
     """
-    unseen = {"P052", "URW Gothic", "Noto Sans Symbols2"}
-    if unseen & set(pip_fonts):
-        raise ValueError(f"pip fonts {sorted(unseen & set(pip_fonts))} belong to the unseen decks")
+    if _UNSEEN_FONTS & set(pip_fonts):
+        raise ValueError(f"pip fonts {sorted(_UNSEEN_FONTS & set(pip_fonts))} belong to the unseen decks")
     rng = np.random.default_rng(seed)
     fonts = sorted({d.font for d in TRAIN_DECKS})
     out = []
@@ -172,13 +182,6 @@ MIX2_DECKS: tuple[DeckStyle, ...] = mixed_decks(
 whose spade and club stand on a wide flat base, and drawn clubs and spades with stems up to 0.22
 wide. Added in the fourth session, after the unseen ``p052`` deck's flat-based clubs were read as
 spades (its pip font, Noto Sans Symbols2, is still never used)."""
-
-UNSEEN_DECKS: tuple[DeckStyle, ...] = (
-    DeckStyle("urw-gothic", "URW Gothic:demi", "poly", (0.28, 0.29, 0.08), back=(50, 50, 140)),
-    DeckStyle("p052", "P052:bold", "glyph:Noto Sans Symbols2", index_scale=1.05, border=True,
-              back=(140, 70, 30)),
-)
-"""Decks never used in training: the unseen-deck test."""
 
 LETELE = DeckStyle("letele", "", images="var/decks/letele")
 """Adrian Kennard's SVG deck as packaged in npm ``@letele/playing-cards`` (CC0): a real deck

@@ -104,6 +104,11 @@ DECK_SETS = {"train": render.TRAIN_DECKS, "train+mix": render.TRAIN_DECKS + rend
 """Deck sets by name: ``train`` (the named training decks, the benchmark's "seen" set),
 ``train+mix`` (with :data:`vision.render.MIX_DECKS`, what ``--decks mix`` trains on), ``train+mix2``
 (also :data:`vision.render.MIX2_DECKS`, ``--decks mix2``), ``unseen``."""
+DECKS_FLAG = {"base": "train", "mix": "train+mix", "mix2": "train+mix2"}
+"""``--decks`` values and the deck sets they train on."""
+MAX_WRONG = 5e-4
+"""Wrong reads per readable card the threshold may let through on the calibration scenes: half
+the target of 1 in 1,000 (:func:`calibrate_scenes`)."""
 
 
 def _worker(args):
@@ -250,7 +255,7 @@ def train(args) -> int:
 
     code = data_code_key()
     color = args.input == "color"
-    decks = {"base": "train", "mix": "train+mix", "mix2": "train+mix2"}[args.decks]
+    decks = DECKS_FLAG[args.decks]
     tag = "" if args.decks == "base" else f"_{args.decks}"
     cache = REPO / "var" / (f"train_{args.seed}_{args.scenes}_{args.val_scenes}_{args.input}_j{args.jitter}{tag}_"
                             f"{code}.npz")
@@ -362,7 +367,7 @@ def scene_reads(model_path: pathlib.Path, decks, seeds) -> tuple[list[tuple[floa
     return reads, readable
 
 
-def calibrate_scenes(model_path: pathlib.Path, n: int = 300, max_wrong: float = 5e-4, floor: float = 0.995,
+def calibrate_scenes(model_path: pathlib.Path, n: int = 300, max_wrong: float = MAX_WRONG, floor: float = 0.995,
                      ) -> tuple[float, dict]:
     """Threshold from whole held-out validation scenes of the training decks (seeds
     ``[60606, i]``, used by nothing else): the smallest threshold, at least ``floor``, at which wrong
@@ -435,7 +440,7 @@ def main(argv=None) -> int:
                     help="crops the classifier sees: grayscale (1 channel, the shipped model) or BGR (3)")
     ap.add_argument("--heads", choices=("factor", "flat"), default="factor",
                     help="factor: index/rank/suit heads (shipped); flat: one 53-way softmax")
-    ap.add_argument("--decks", choices=("base", "mix", "mix2"), default="mix",
+    ap.add_argument("--decks", choices=tuple(DECKS_FLAG), default="mix",
                     help="base: the 23 named training decks; mix: those and 24 mixed decks (render.MIX_DECKS); "
                          "mix2: also 24 more (render.MIX2_DECKS)")
     ap.add_argument("--jitter", type=int, default=2, help="extra jittered crops per index crop")
@@ -448,7 +453,7 @@ def main(argv=None) -> int:
     ap.add_argument("--floor", type=float, default=0.995,
                     help="lowest threshold calibration may choose (0.995 for one model; an ensemble of two, "
                          "whose mean is at least 0.95 only where both members are at least 0.90: 0.95)")
-    ap.add_argument("--max-wrong", type=float, default=5e-4,
+    ap.add_argument("--max-wrong", type=float, default=MAX_WRONG,
                     help="wrong reads per readable card the threshold may let through on the calibration "
                          "scenes (default: half the target of 1 in 1,000)")
     ap.add_argument("--calibrate-only", metavar="MODEL",
