@@ -137,3 +137,41 @@ def test_ensemble_refuses_a_single_model_and_a_bad_gate(data, tmp_path) -> None:
         modelfile.ensemble([a], tmp_path / "x.onnx")
     with pytest.raises(ValueError, match="gate"):
         modelfile.ensemble([a, b], tmp_path / "x.onnx", gate=1.5)
+
+
+def test_member_gate_is_where_the_mean_can_still_reach_the_floor() -> None:
+    assert train.member_gate(2, 0.95) == 0.9
+    assert train.member_gate(3, 0.95) == 0.85
+    # the gate is exactly the point where the mean with perfect other members reaches the floor
+    for n, floor in ((2, 0.97), (4, 0.99)):
+        g = train.member_gate(n, floor)
+        assert (g + (n - 1)) / n == pytest.approx(floor)
+
+
+def test_train_decks_flag_names_an_unknown_deck_set() -> None:
+    with pytest.raises(SystemExit):
+        train.main(["--decks", "base,nosuch", "--calibrate-only", "x.onnx"])
+    assert train._deck_list("base, mix") == "base,mix"
+
+
+def test_train_two_members_side_by_side_writes_one_calibrated_ensemble(tmp_path) -> None:
+    """The shipped recipe end to end at toy size: two members (their own decks and seeds) trained in
+    two processes, each quantised, then the gated ensemble, its threshold from whole scenes."""
+    pytest.importorskip("torch", reason="PyTorch (training extra) is not installed")
+    pytest.importorskip("onnxruntime.quantization")
+    import json
+
+    out, stats = tmp_path / "ens.onnx", tmp_path / "stats.json"
+    rc = train.main(["--scenes", "6", "--val-scenes", "3", "--epochs", "1", "--calib-scenes", "2",
+                     "--channels", "4", "--out", str(out), "--stats", str(stats), "--cache-dir", str(tmp_path)])
+    assert rc == 0
+    meta = {p.key: p.value for p in onnx.load(str(out)).metadata_props}
+    assert meta["ensemble"] == "mean of 2 models, the others where the first gives >= 0.9"
+    assert meta["quantized"].startswith("int8")
+    assert float(meta["threshold"]) >= 0.95  # the ensemble's floor
+    figures = json.loads(stats.read_text())
+    assert [(m["decks"], m["seed"]) for m in figures["members"]] == [("base", 1), ("mix", 2)]
+    assert figures["gate"] == 0.9 and figures["calibration"]["val_scenes"] == 2
+    x = np.random.default_rng(0).integers(0, 255, (5, CROP_H, CROP_W), np.uint8)
+    probs = _run(out, x)
+    assert probs.shape == (5, NOT_INDEX + 1) and np.allclose(probs.sum(1), 1, atol=1e-3)
