@@ -66,9 +66,12 @@ def test_kill_9_mid_hand_then_restart_continues_exactly(tmp_path, mode):
         if h.state.betting:
             seat = h.seat(h.state.actor)
             table.fold(seat) if table.can(seat, "fold") else table.check_call(seat)
-        else:
+        elif not h.state.complete:
             used = {c for hole in h.state.hole for c in hole} | set(h.state.board)
             deal_street(table, random.Random(0), [c for c in FULL_DECK if c not in used])
+        else:  # the child played on into the showdown before the kill landed: the cameras report
+            seat = h.seat(h.state.live_players()[0])
+            assert table.camera_view(seat, identifiable=False, reason="after the restart") is not None
         assert len(log) > len(events)
 
 
