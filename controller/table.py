@@ -729,8 +729,9 @@ class Table:
                                          "cards": list(cards_t)})
         i = h.index(seat)
         known = [str(c) for c in h.state.hole[i] if c is not None]
+        unknown = len(h.state.hole[i]) - len(known)  # dealt while nobody saw them ("??")
         seen = [c for c in cards_t if c]
-        if known and seen and not set(seen) <= set(known):
+        if known and len(set(seen) - set(known)) > unknown:
             self._emit("alert", {"alert": "camera_reader_mismatch", "seat": seat,
                                  "camera": seen, "reader": known})
         return event

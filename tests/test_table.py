@@ -112,6 +112,22 @@ def test_r3_unidentifiable_tabled_hand_cannot_win_until_the_camera_reads_it():
     assert t.players[1][1] == 102
 
 
+def test_r3_camera_reader_mismatch_alert():
+    t = make_table("NT", {1: 100, 2: 100})
+    heads_up_to_river(t)
+    t.table_hand(1)
+    t.table_hand(2)
+
+    def alerts():
+        return [e.payload for e in t.log.events if e.kind == "alert" and e.payload["alert"] == "camera_reader_mismatch"]
+
+    t.camera_view(1, identifiable=True, cards=["As", "Ah"])
+    t.camera_view(2, identifiable=True, cards=["Kh"])  # one card read so far
+    assert alerts() == []
+    t.camera_view(1, identifiable=True, cards=["As", "Ad"])  # the reader dealt Ah
+    assert [(a["seat"], a["camera"], a["reader"]) for a in alerts()] == [(1, ["As", "Ad"], ["As", "Ah"])]
+
+
 def test_r3_warns_when_identifiable_hand_mucked_face_down():
     t = make_table("NT", {1: 100, 2: 100})
     heads_up_to_river(t, a="7c2d", b="KsKh")

@@ -106,6 +106,18 @@ def test_reader_agreement_and_mismatch():
     assert "Kc" in bad.detail
     # a seat the reader knows nothing about is judged on the camera alone
     assert judge_frame([e], 2, T, reader={3: parse_cards("2c3c")})[0].identifiable
+    assert judge_frame([e], 2, T, reader={1: []})[0].identifiable
+
+
+def test_r3_reader_that_knows_one_card_checks_that_card_only():
+    """A card dealt while no antenna saw it ("??"): the reader knows one of the two cards. The
+    camera may supply the one the reader lacks; reading two cards the reader does not have, or
+    more cards than the hand holds, is still refused."""
+    e = ev(det("As"), det("Kd"))
+    assert judge_frame([e], 2, T, reader={1: parse_cards("As")})[0].identifiable
+    bad = judge_frame([e], 2, T, reader={1: parse_cards("Ah")})[0]
+    assert (bad.identifiable, bad.reason) == (False, Reason.MISMATCH)
+    assert bad.mismatch == (Card.parse("As"), Card.parse("Kd"))
 
 
 def test_stability_over_frames():

@@ -104,7 +104,9 @@ def judge_seat(
 ) -> SeatView:
     """Single-frame verdict for one seat.
 
-    :param reader_cards: the cards the RFID reader places at this seat, when it knows them.
+    :param reader_cards: the cards the RFID reader places at this seat, when it knows them (some
+        or all of them: a camera card the reader does not have is a mismatch only when the reader
+        knows the whole hand, or the camera reads more such cards than the reader is missing).
     :param duplicates: cards read more than once anywhere in the frame.
     """
     sure = [d for d in evidence.detections if d.card is not None and d.confidence >= threshold]
@@ -123,9 +125,11 @@ def judge_seat(
     if twice:
         return view(False, Reason.DUPLICATE, f"{twice[0]} read more than once")
     if reader_cards is not None:
+        # the reader may know only some of the seat's cards (a card dealt while no antenna saw it):
+        # the camera may read as many cards the reader does not know as the reader is missing
         known = set(reader_cards)
         extra = tuple(c for c in cards if c not in known)
-        if extra:
+        if len(extra) > max(0, needed - len(known)):
             return view(False, Reason.MISMATCH,
                         f"camera reads {' '.join(map(str, extra))}, reader has "
                         f"{' '.join(sorted(map(str, known))) or 'nothing'}", extra)
