@@ -17,10 +17,12 @@ from __future__ import annotations
 import dataclasses
 import enum
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
+from typing import TypeVar
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "shdc"
+T = TypeVar("T", bound=Hashable)
 
 
 class CardError(ValueError):
@@ -207,3 +209,18 @@ def check_distinct(cards: Sequence[Card], where: str = "") -> None:
         if c in seen:
             raise CardError(f"duplicate card {c}{' in ' + where if where else ''}")
         seen.add(c)
+
+
+def unaccounted(seen: Iterable[T], known: Iterable[T], missing: int) -> tuple[T, ...]:
+    """The cards in ``seen`` that ``known`` lacks, when there are more of them than the ``missing``
+    cards ``known`` does not name (a sighting that contradicts what is known); else ``()``.
+
+    The RFID reader may not know every card of a seat (a card dealt while no antenna saw it): the
+    camera may then read as many unknown cards as the reader is missing, and no more.
+
+    >>> unaccounted(["As", "Kd"], ["As"], 1), unaccounted(["As", "Kd"], ["Ah"], 1)
+    ((), ('As', 'Kd'))
+    """
+    have = set(known)
+    extra = tuple(dict.fromkeys(c for c in seen if c not in have))
+    return extra if len(extra) > max(0, missing) else ()

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
-from controller.cards import Card, CardError, parse_cards
+from controller.cards import Card, CardError, parse_cards, unaccounted
 from controller.hand import HandError, HandState, Stakes
 from controller.showdown import HandRecord, PlayerRecord, ShowdownError, ShowdownResult, settle
 from controller.variants import Family, Variant
@@ -729,9 +729,8 @@ class Table:
                                          "cards": list(cards_t)})
         i = h.index(seat)
         known = [str(c) for c in h.state.hole[i] if c is not None]
-        unknown = len(h.state.hole[i]) - len(known)  # dealt while nobody saw them ("??")
         seen = [c for c in cards_t if c]
-        if known and len(set(seen) - set(known)) > unknown:
+        if known and unaccounted(seen, known, len(h.state.hole[i]) - len(known)):
             self._emit("alert", {"alert": "camera_reader_mismatch", "seat": seat,
                                  "camera": seen, "reader": known})
         return event

@@ -323,8 +323,7 @@ def train(args) -> int:
              "seed": args.seed}
     if args.calib_scenes:  # a member of an ensemble is calibrated as part of the ensemble instead
         threshold, scene_stats = calibrate_scenes(pathlib.Path(args.out), args.calib_scenes,
-                                                  floor=0.995 if args.floor is None else args.floor,
-                                                  max_wrong=args.max_wrong)
+                                                  floor=args.floor, max_wrong=args.max_wrong)
         set_threshold(pathlib.Path(args.out), threshold)
         print(f"scene threshold {threshold:.4f} {json.dumps(scene_stats)}", flush=True)
         stats.update(threshold=threshold, calibration=scene_stats)
@@ -379,7 +378,7 @@ def train_ensemble(args) -> int:  # type: ignore[no-untyped-def]
     t_start = time.time()
     sets = args.decks.split(",")
     n = len(sets)
-    floor = 0.95 if args.floor is None else args.floor
+    floor = args.floor
     gate = member_gate(n, floor)
     if not 0.0 < gate < 1.0:
         raise SystemExit(f"--floor {floor} leaves no gate for {n} members (the first member would need {gate})")
@@ -412,7 +411,7 @@ def train_ensemble(args) -> int:  # type: ignore[no-untyped-def]
     threshold, scene_stats = calibrate_scenes(out, args.calib_scenes, floor=floor, max_wrong=args.max_wrong)
     set_threshold(out, threshold)
     print(f"scene threshold {threshold:.4f} {json.dumps(scene_stats)}", flush=True)
-    stats = {"members": [json.loads((work / pathlib.Path(p).with_suffix(".json").name).read_text()) for p in paths],
+    stats = {"members": [json.loads(p.with_suffix(".json").read_text()) for p in paths],
              "gate": gate, "threshold": threshold, "calibration": scene_stats,
              "member_minutes": round(t_members / 60, 1), "minutes": round((time.time() - t_start) / 60, 1)}
     pathlib.Path(args.stats).write_text(json.dumps(stats, indent=1))
@@ -558,18 +557,18 @@ def main(argv=None) -> int:
     ap.add_argument("--calibrate-only", metavar="MODEL",
                     help="only recalibrate the threshold of an exported MODEL on validation scenes")
     args = ap.parse_args(argv)
+    ensemble = "," in args.decks and not args.calibrate_only
+    if args.floor is None:
+        args.floor = 0.95 if ensemble else 0.995
+    if args.epochs is None:
+        args.epochs = 8 if ensemble else 9
     if args.calibrate_only:
         threshold, scene_stats = calibrate_scenes(pathlib.Path(args.calibrate_only), args.calib_scenes,
-                                                  floor=0.995 if args.floor is None else args.floor,
-                                                  max_wrong=args.max_wrong)
+                                                  floor=args.floor, max_wrong=args.max_wrong)
         set_threshold(pathlib.Path(args.calibrate_only), threshold)
         print(f"scene threshold {threshold:.4f} {json.dumps(scene_stats)}")
         return 0
-    if "," in args.decks:
-        args.epochs = args.epochs or 8
-        return train_ensemble(args)
-    args.epochs = args.epochs or 9
-    return train(args)
+    return train_ensemble(args) if ensemble else train(args)
 
 
 def _deck_list(text: str) -> str:

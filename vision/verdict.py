@@ -15,7 +15,7 @@ import dataclasses
 import enum
 from collections.abc import Iterable, Mapping, Sequence
 
-from controller.cards import Card
+from controller.cards import Card, unaccounted
 from vision.recognize import Detection
 
 
@@ -125,11 +125,9 @@ def judge_seat(
     if twice:
         return view(False, Reason.DUPLICATE, f"{twice[0]} read more than once")
     if reader_cards is not None:
-        # the reader may know only some of the seat's cards (a card dealt while no antenna saw it):
-        # the camera may read as many cards the reader does not know as the reader is missing
         known = set(reader_cards)
-        extra = tuple(c for c in cards if c not in known)
-        if len(extra) > max(0, needed - len(known)):
+        extra = unaccounted(cards, known, needed - len(known))
+        if extra:
             return view(False, Reason.MISMATCH,
                         f"camera reads {' '.join(map(str, extra))}, reader has "
                         f"{' '.join(sorted(map(str, known))) or 'nothing'}", extra)
