@@ -100,8 +100,9 @@ def test_recall_floor_on_seeded_scenes(recognizer):
 
 def test_width_search_finds_the_scale_without_a_whole_card(recognizer):
     """With no configured width and no whole card to measure (fanned hands), ``vision read``
-    tries widths and keeps the one with the most sure reads: its width lands near the cards', and
-    nothing it reads at the threshold is a card that is not on the table."""
+    tries widths and keeps the one with the most sure reads: it reads as many cards as at the true
+    width, its width lands near the cards' (within 20%: a scene of three cards can read as well a
+    rung away), and nothing it reads at the threshold is a card that is not on the table."""
     from vision import detect, render
 
     found = 0
@@ -111,8 +112,10 @@ def test_width_search_finds_the_scale_without_a_whole_card(recognizer):
         masks = detect.card_masks(scene.image)
         assert detect.estimate_card_width(masks.white) is None
         width, dets = recognizer._search_width(scene.image, None, masks, None)
-        assert 0.85 <= width / scene.card_width <= 1.1, (i, width, scene.card_width)
+        assert 0.8 <= width / scene.card_width <= 1.2, (i, width, scene.card_width)
         sure = [d for d in dets if d.card is not None and d.confidence >= recognizer.threshold]
+        at_true = recognizer.recognize_masks(scene.image, None, masks, None, scene.card_width)
+        assert len(sure) >= sum(1 for d in at_true if d.card is not None and d.confidence >= recognizer.threshold)
         truth = {t.card for t in scene.cards if t.face_up}
         assert all(str(d.card) in truth for d in sure)
         found += len(sure)
@@ -122,14 +125,14 @@ def test_width_search_finds_the_scale_without_a_whole_card(recognizer):
 def test_second_look_reads_near_misses_without_guessing(recognizer):
     """Corners read as a card below the threshold are cropped again around the proposal and their
     readings averaged: on seeded scenes of decks never trained on, some of those near misses then
-    read right at the threshold, and none reads a card that is not there. (One corner in 40 such
-    scenes, a ten of spades half under another card, rises from 0.89 to 0.96: the right card,
-    though training would label that crop "not an index".)"""
+    read right at the threshold, and none reads a card that is not there. (The sixth session's
+    model is surer at once: of 85 near misses in these 40 scenes three rise to the threshold, all
+    right.)"""
     from vision import detect, render
     from vision.train import label_corners
 
     raised = wrong = near = 0
-    for i in range(12):
+    for i in range(40):
         rng = np.random.default_rng([4242, i])
         scene = render.render_scene(rng, render.UNSEEN_DECKS, width=800, height=600)
         corners = detect.find_corners(scene.image, scene.card_width)
@@ -145,7 +148,7 @@ def test_second_look_reads_near_misses_without_guessing(recognizer):
             if b.card is not None and b.confidence >= recognizer.threshold:
                 raised += lab == b.card.index
                 wrong += str(b.card) not in there
-    assert near >= 15
+    assert near >= 40
     assert wrong == 0
     assert raised >= 2, (raised, near)
 

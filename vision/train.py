@@ -1,7 +1,7 @@
 """Train the index-corner classifier and export ``models/card_index.onnx``.
 
     python -m vision.train               # the shipped model -> models/card_index.onnx: two members
-                                         # (--decks base,mix), 8 epochs each, trained side by side
+                                         # (--decks mix,mix2), 8 epochs each, trained side by side
     python -m vision.train --decks mix   # one model (5000 scenes, 9 epochs, 20 channels)
     python -m vision.train --calibrate-only models/card_index.onnx   # threshold only
     python -m vision.train --input color ...   # BGR crops, 3-channel model (tried, not shipped)
@@ -534,10 +534,10 @@ def main(argv=None) -> int:
                     help="crops the classifier sees: grayscale (1 channel, the shipped model) or BGR (3)")
     ap.add_argument("--heads", choices=("factor", "flat"), default="factor",
                     help="factor: index/rank/suit heads (shipped); flat: one 53-way softmax")
-    ap.add_argument("--decks", type=_deck_list, default="base,mix",
+    ap.add_argument("--decks", type=_deck_list, default="mix,mix2",
                     help="base: the 23 named training decks; mix: those and 24 mixed decks (render.MIX_DECKS); "
                          "mix2: also 24 more (render.MIX2_DECKS). Several, comma-separated: one member each, "
-                         "trained side by side, and their gated ensemble (default: base,mix, the shipped model)")
+                         "trained side by side, and their gated ensemble (default: mix,mix2, the shipped model)")
     ap.add_argument("--jitter", type=int, default=2, help="extra jittered crops per index crop")
     ap.add_argument("--smoothing", type=float, default=0.0, help="label smoothing (caps confidence)")
     ap.add_argument("--workers", type=int, default=2)
