@@ -321,10 +321,14 @@ def glyph_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0,
 
     dist = np.linalg.norm(C[:, None] - C[None], axis=2)
     out: list[Corner] = []
-    seen: list[tuple[float, float, float, float]] = [(o.point[0] - offset[0], o.point[1] - offset[1], o.u[0], o.u[1])
-                                                     for o in known]
     near = 0.08 * W
     pairs = np.argwhere((dist >= 0.055 * H) & (dist <= 0.17 * H))
+    # corners proposed so far (known ones first), as rows (x, y, ux, uy): a new one that repeats one
+    # of them (within ``near``, facing the same way) is dropped
+    seen = np.empty((len(known) + len(pairs), 4), np.float64)
+    n_seen = len(known)
+    for k, o in enumerate(known):
+        seen[k] = (o.point[0] - offset[0], o.point[1] - offset[1], o.u[0], o.u[1])
     around_cache: dict[int, list[float] | None] = {}
     for a, b in pairs:
         if not 0.4 <= D[a] / D[b] <= 2.5:
@@ -344,9 +348,11 @@ def glyph_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0,
         down = 0.035 * H + 0.0525 * scale * H  # to the rank's centre
         px = C[a, 0] - cx * ux - down * vx
         py = C[a, 1] - cx * uy - down * vy
-        if any(abs(px - q[0]) + abs(py - q[1]) < near and ux * q[2] + uy * q[3] > 0.9 for q in seen):
+        q = seen[:n_seen]
+        if np.any((np.abs(px - q[:, 0]) + np.abs(py - q[:, 1]) < near) & (ux * q[:, 2] + uy * q[:, 3] > 0.9)):
             continue
-        seen.append((px, py, ux, uy))
+        seen[n_seen] = (px, py, ux, uy)
+        n_seen += 1
         out.append(Corner((float(px + offset[0]), float(py + offset[1])), (float(ux), float(uy)),
                           (float(vx), float(vy)), W))
     return out

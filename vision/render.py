@@ -66,6 +66,20 @@ class DeckStyle:
     flat_three: bool = False
     """draw the 3 with a flat top (a bar, then a diagonal into the lower bowl), as many printed
     decks do, instead of the font's round-topped 3."""
+    pip_spread: float = 0.52
+    """How far apart the pip columns stand: a column at layout position ``px`` (0.3, 0.5, 0.7) has
+    its centre at ``0.5 + (px - 0.5) * pip_spread`` card widths. 0.52 keeps the pips well inside
+    the card; many printed decks (and ``letele``) stand them close to the index column (up to about
+    1.2), so the pip beside an index falls inside the index crop."""
+    pip_rows: float = 0.72
+    """The same for rows: a row at ``py`` has its centre at ``0.5 + (py - 0.5) * pip_rows`` heights."""
+    pip_size: int = 40
+    """Pip size on the card raster (240 px wide); an ace's is 1.75 times it."""
+    court_inset: float = 0.24
+    """Left edge of a court card's picture panel, in card widths (never over the index column)."""
+    court_art: bool = False
+    """A court picture: a panel the card's height, busy with shapes in several colours and point
+    symmetric, as printed courts are, instead of a plain panel with a letter."""
     images: str | None = None
     """Folder (relative to the repository) of ready-made card images, ``<S><r>.png`` as in the
     ``@letele/playing-cards`` package (``Sa.png``, ``H10.png``, ``Dq.png``, backs ``B1.png``);
@@ -142,7 +156,8 @@ def mixed_decks(n: int, seed: int = 2026, pip_fonts: Sequence[str] = _MIX_PIP_FO
     symbols from many fonts or drawn pips of random proportions, index sizes, placements and
     colours: variety of shape (above all of clubs and spades), so the model learns the suit and not
     one deck's drawing of it. Never the unseen decks' fonts or pip fonts; drawn pips keep a lobe
-    radius of 0.21..0.27 (``urw-gothic``, unseen, has 0.28).
+    radius of 0.21..0.27 (``urw-gothic``, unseen, has 0.28). Centre layouts and court pictures
+    vary too (:func:`_layout`, sixth session).
 
     :param pip_fonts: fonts whose suit symbols the glyph-pip decks use.
     :param stem: range of the drawn pips' stem half-width (the base of clubs and spades).
@@ -167,8 +182,23 @@ def mixed_decks(n: int, seed: int = 2026, pip_fonts: Sequence[str] = _MIX_PIP_FO
             index_x=round(float(rng.uniform(0.07, 0.09) if small else rng.uniform(0.08, 0.12)), 3),
             condensed=round(float(rng.choice([1.0, 1.0, 0.9, 0.8])), 2), border=bool(rng.random() < 0.2),
             outline=bool(rng.random() < 0.3), flat_three=bool(rng.random() < 0.3),
-            back=tuple(int(v) for v in rng.integers(20, 170, 3))))  # type: ignore[arg-type]
+            back=tuple(int(v) for v in rng.integers(20, 170, 3)),  # type: ignore[arg-type]
+            **_layout(np.random.default_rng([seed, 7, i]))))
     return tuple(out)
+
+
+def _layout(rng: np.random.Generator) -> dict:
+    """A mixed deck's centre layout (drawn from its own seeded stream, so adding it changed none of
+    the decks' fonts, pips or indices): three decks in five stand their pips close to the index
+    column and make them larger (``letele``, a real design, stands its pips right beside the
+    index, and the index crop then holds part of a pip), two in three have court pictures."""
+    out: dict = {}
+    if rng.random() < 0.6:
+        out.update(pip_spread=round(float(rng.uniform(0.7, 1.2)), 3), pip_rows=round(float(rng.uniform(0.72, 1.2)), 3),
+                   pip_size=int(rng.integers(42, 62)))
+    if rng.random() < 0.67:
+        out.update(court_art=True, court_inset=round(float(rng.uniform(0.1, 0.22)), 3))
+    return out
 
 
 MIX_DECKS: tuple[DeckStyle, ...] = mixed_decks(24)
@@ -255,8 +285,9 @@ def _suit_colour(deck: DeckStyle, suit: str) -> tuple[int, int, int]:
     return (200, 20, 30) if suit in "hd" else (20, 20, 20)
 
 
+@functools.lru_cache(maxsize=2048)
 def _pip(deck: DeckStyle, suit: str, size: int) -> np.ndarray:
-    """A suit pip as an RGBA array of ``size x size`` pixels."""
+    """A suit pip as an RGBA array of ``size x size`` pixels (cached: read-only)."""
     from PIL import Image, ImageDraw
 
     colour = _suit_colour(deck, suit)
@@ -301,7 +332,9 @@ def _pip(deck: DeckStyle, suit: str, size: int) -> np.ndarray:
             circ(0.5 + rr + 0.02, 0.6, rr)
             poly([(0.5, 0.45), (0.5 - stem - 0.06, 0.97), (0.5 + stem + 0.06, 0.97)])
             circ(0.5, 0.55, rr * 0.5)
-    return np.asarray(img.resize((size, size), Image.LANCZOS))
+    out = np.array(img.resize((size, size), Image.LANCZOS))
+    out.setflags(write=False)
+    return out
 
 
 def _paste(dst: np.ndarray, src: np.ndarray, x: int, y: int) -> None:
@@ -371,29 +404,44 @@ _PIP_LAYOUT = {
 }
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=4096)
 def card_face(deck: DeckStyle, card: str) -> np.ndarray:
-    """The face of ``card`` (``"As"``) in ``deck`` as an RGB array ``CARD_H x CARD_W``."""
+    """The face of ``card`` (``"As"``) in ``deck`` as an RGB array ``CARD_H x CARD_W`` (cached,
+    read-only: every face of the 71 training decks fits, about 1 GB)."""
     rank, suit = card[0], card[1]
     if deck.images:
-        return _image_card(deck, suit.upper() + ("10" if rank == "T" else rank.lower() if rank in "AKQJ" else rank))
+        face = _image_card(deck, suit.upper() + ("10" if rank == "T" else rank.lower() if rank in "AKQJ" else rank))
+        face.setflags(write=False)
+        return face
     img = np.full((CARD_H, CARD_W, 3), 250, np.uint8)
     colour = _suit_colour(deck, suit)
     if deck.border:
         import cv2
 
         cv2.rectangle(img, (10, 10), (CARD_W - 11, CARD_H - 11), colour, 2)
+    # the index column (drawn last, below): nothing of the centre art may reach into it
+    s = deck.index_scale
+    index_right = deck.index_x * (1 + (s - 1) * 0.5) + 0.1 * s + 0.015  # card widths, with a gap
+    index_bottom = 0.047 + 0.19 * s + 0.015  # card heights
     # centre art
     n = "A23456789T".find(rank) + 1
     if n >= 1:
-        psize = 70 if n == 1 else 40
+        # an ace's pip is larger; others no larger than two rows' spacing, so they never overlap much
+        psize = int(deck.pip_size * 1.75) if n == 1 else min(deck.pip_size, int(0.2 * deck.pip_rows * CARD_H))
+        half_w, half_h = psize / (2 * CARD_W), psize / (2 * CARD_H)
+        spread = deck.pip_spread
+        top = 0.5 - 0.3 * deck.pip_rows - half_h  # the top row's upper edge
+        if top < index_bottom:  # the outer columns stand beside the index: keep them clear of it
+            spread = min(spread, (0.5 - index_right - half_w) / 0.2)
         for px, py in _PIP_LAYOUT[n]:
             p = _pip(deck, suit, psize)
             if py > 0.55:
                 p = p[::-1, ::-1]
-            cx = int(CARD_W * (0.24 + 0.52 * px))
-            cy = int(CARD_H * (0.14 + 0.72 * py))
+            cx = int(CARD_W * (0.5 + (px - 0.5) * spread))
+            cy = int(CARD_H * (0.5 + (py - 0.5) * deck.pip_rows))
             _paste(img, p, cx - psize // 2, cy - psize // 2)
+    elif deck.court_art:
+        _court_picture(img, deck, card, colour, max(deck.court_inset, index_right))
     else:  # court card: a framed panel with a big letter and pips
         import cv2
 
@@ -414,7 +462,6 @@ def card_face(deck: DeckStyle, card: str) -> np.ndarray:
         ring = (m > 0) & (cv2.erode(m, np.ones((5, 5), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0) == 0)
         img[ring] = (45, 45, 45)
     # indices: top-left, and the same rotated 180 degrees at bottom-right
-    s = deck.index_scale
     rh = int(CARD_H * 0.105 * s)
     text = deck.ten_text if rank == "T" else rank
     rp = _text_patch(deck, text, rh, colour)
@@ -431,7 +478,52 @@ def card_face(deck: DeckStyle, card: str) -> np.ndarray:
     _paste_rgba(tl, pp, cx - ps // 2, y + rh + int(CARD_H * 0.012))
     _paste(img, tl, 0, 0)
     _paste(img, tl[::-1, ::-1], 0, 0)
+    img.setflags(write=False)
     return img
+
+
+_COURT_INKS = ((200, 40, 40), (40, 60, 170), (225, 180, 60), (30, 30, 30), (240, 205, 170), (60, 140, 70))
+
+
+def _court_picture(img: np.ndarray, deck: DeckStyle, card: str, colour, inset: float) -> None:
+    """A stand-in for a printed court picture (:attr:`DeckStyle.court_art`): a framed panel from
+    ``inset`` card widths to the card's other side, nearly the card's height, filled with seeded
+    shapes in several inks (robes, faces, borders: what lies beside a court card's index) and point
+    symmetric like a real court; the suit's pip in the panel's corner."""
+    import zlib
+
+    import cv2
+
+    rng = np.random.default_rng(zlib.crc32(f"{deck.name}/{card}".encode()))
+    x0, x1 = int(CARD_W * inset), int(CARD_W * (1 - inset))
+    y0, y1 = int(CARD_H * 0.035), int(CARD_H * 0.965)
+    half = np.full((y1 - y0, x1 - x0, 3), 250, np.uint8)
+    h, w = half.shape[:2]
+    cv2.rectangle(half, (0, 0), (w - 1, h - 1), tuple(int(v) for v in rng.integers(180, 250, 3)), -1)
+    for _ in range(int(rng.integers(14, 26))):
+        ink = _COURT_INKS[int(rng.integers(len(_COURT_INKS)))] if rng.random() < 0.8 else colour
+        cx, cy = int(rng.uniform(0, w)), int(rng.uniform(0, h / 2))
+        kind = rng.random()
+        if kind < 0.35:
+            axes = (int(rng.uniform(3, w / 3)), int(rng.uniform(3, h / 6)))
+            cv2.ellipse(half, (cx, cy), axes, float(rng.uniform(0, 180)), 0, 360, ink, -1 if rng.random() < 0.6 else 2)
+        elif kind < 0.7:
+            k = int(rng.integers(3, 7))
+            poly = np.stack([rng.uniform(-w / 4, w / 4, k) + cx, rng.uniform(-h / 8, h / 8, k) + cy], 1)
+            cv2.fillPoly(half, [poly.astype(np.int32)], ink)
+        else:
+            for _ in range(int(rng.integers(2, 6))):
+                p0 = (int(rng.uniform(0, w)), int(rng.uniform(0, h / 2)))
+                p1 = (int(p0[0] + rng.uniform(-w / 3, w / 3)), int(p0[1] + rng.uniform(-h / 6, h / 6)))
+                cv2.line(half, p0, p1, ink, int(rng.integers(1, 4)))
+    # point symmetric: the lower half is the upper turned round
+    half[h // 2 :] = half[: h - h // 2][::-1, ::-1]
+    cv2.rectangle(half, (0, 0), (w - 1, h - 1), colour, 2)
+    img[y0:y1, x0:x1] = half
+    size = int(min(34, 0.3 * w))
+    p = _pip(deck, card[1], size)
+    _paste(img, p, x1 - size - 5, y0 + 5)
+    _paste(img, p[::-1, ::-1], x0 + 5, y1 - size - 5)
 
 
 def _paste_rgba(dst: np.ndarray, src: np.ndarray, x: int, y: int) -> None:
