@@ -170,7 +170,7 @@ def test_train_two_members_side_by_side_writes_one_calibrated_ensemble(tmp_path)
     assert meta["quantized"].startswith("int8")
     assert float(meta["threshold"]) >= 0.95  # the ensemble's floor
     figures = json.loads(stats.read_text())
-    assert [(m["decks"], m["seed"]) for m in figures["members"]] == [("base", 1), ("mix", 2)]
+    assert [(m["decks"], m["seed"]) for m in figures["members"]] == [("mix", 1), ("mix2", 2)]
     assert figures["gate"] == 0.9 and figures["calibration"]["val_scenes"] == 2
     x = np.random.default_rng(0).integers(0, 255, (5, CROP_H, CROP_W), np.uint8)
     probs = _run(out, x)

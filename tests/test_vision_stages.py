@@ -175,11 +175,39 @@ def test_mixed_training_decks_never_use_the_unseen_decks_pips():
 
     unseen_fonts = {d.pips[6:] for d in render.UNSEEN_DECKS if d.pips.startswith("glyph:")}
     assert unseen_fonts == {"Noto Sans Symbols2"}
-    for deck in render.MIX_DECKS + render.MIX2_DECKS:
+    for deck in render.MIX_DECKS + render.MIX2_DECKS + render.LAYOUT_DECKS:
         assert deck.pips[6:] not in unseen_fonts and deck.font not in {d.font for d in render.UNSEEN_DECKS}
     assert len({d.name for d in render.ALL_DECKS}) == len(render.ALL_DECKS)
     with pytest.raises(ValueError, match="Noto Sans Symbols2"):
         render.mixed_decks(2, pip_fonts=("DejaVu Sans", "Noto Sans Symbols2"))
+
+
+def test_layouts_never_reach_into_the_index():
+    """Decks whose pips stand beside the index and whose courts carry pictures
+    (``render.LAYOUT_DECKS``): the index corner prints exactly what the same deck's standard layout
+    prints there (pips kept clear of the index column, court panels starting right of it); and the
+    varied layouts are really there (pips beside the index, court pictures)."""
+    import dataclasses
+
+    from vision import render
+
+    assert sum(d.pip_spread > 0.7 for d in render.LAYOUT_DECKS) >= 8
+    assert sum(d.court_art for d in render.LAYOUT_DECKS) >= 8
+    assert all(d.pip_spread == 0.52 and not d.court_art for d in render.MIX_DECKS + render.MIX2_DECKS)
+    for deck in render.LAYOUT_DECKS:
+        plain = dataclasses.replace(deck, name=deck.name + "-plain", pip_spread=0.52, pip_rows=0.72, pip_size=40,
+                                    court_art=False, court_inset=0.24)
+        s = deck.index_scale
+        right = int(render.CARD_W * (deck.index_x * (1 + (s - 1) * 0.5) + 0.1 * s))
+        right = min(right, int(render.CARD_W * 0.24) - 1)  # the standard court panel's left edge
+        bottom = int(render.CARD_H * (0.047 + 0.19 * s))
+        for card in ("Td", "9c", "4s", "Kh", "Qs", "Jc"):
+            a, b = render.card_face(deck, card), render.card_face(plain, card)
+            assert np.array_equal(a[:bottom, :right], b[:bottom, :right]), (deck.name, card)
+            assert np.array_equal(a[-bottom:, -right:], b[-bottom:, -right:]), (deck.name, card)
+        tight = render.card_face(deck, "9c") if deck.pip_spread > 0.9 else None
+        if tight is not None:  # the outer pip column stands within a third of a width of the edge
+            assert (tight[bottom:, : render.CARD_W // 3] < 128).any()
 
 
 def test_ink_mask_keeps_index_glyphs_apart_from_a_printed_border():

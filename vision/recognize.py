@@ -37,6 +37,9 @@ again."""
 SAME_CARD_REACH = 0.6
 """Two detections reading the same card with centres this close (card widths) are one card: a deck
 has one of each, and proposals of one card from different edges can imply quads a little apart."""
+PAIR_OPPOSITE = -0.9
+"""Largest cosine between the ``u`` of two corners that are one card's two index corners (about
+25 degrees from opposite; perspective turns them a few degrees at most)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -223,17 +226,28 @@ def combine(readings: Sequence[Reading], threshold: float) -> tuple[Card | None,
     return card, min(conf, 1.0), len(confs)
 
 
-def group_corners(corners: Sequence[detect.Corner], tol: float = 0.3) -> list[list[int]]:
+def group_corners(corners: Sequence[detect.Corner], tol: float = 0.3,
+                  readings: Sequence[Reading] | None = None, threshold: float = 1.0) -> list[list[int]]:
     """Pair corner candidates that are the two index corners of one card.
 
     A card has two index corners, top-left and bottom-right; their ``u`` vectors point opposite
-    ways and the card centres they imply coincide (within ``tol`` card widths). Two cards of a fan
-    imply nearby centres too, but with parallel ``u``, so they are never paired.
+    ways (within about 25 degrees: :data:`PAIR_OPPOSITE`) and the card centres they imply coincide
+    (within ``tol`` card widths). Two cards of a fan imply nearby centres too, but with parallel
+    ``u``, so they are never paired. Pairs are made closest first, so a corner takes the partner
+    whose card lies nearest, whatever order the proposers gave them in.
+
+    With ``readings``: two corners that each read a different card at or above ``threshold`` are
+    two cards (a card lying over another a fifth of a width along), not one card whose corners
+    disagree; each then stands alone, and :func:`merge_duplicates` still makes their place
+    unreadable when the two cards they imply lie on each other.
 
     >>> a = detect.Corner((0.0, 0.0), (1.0, 0.0), (0.0, 1.0), 63.0)
     >>> b = detect.Corner((63.0, 88.0), (-1.0, 0.0), (0.0, -1.0), 63.0)
     >>> group_corners([a, b, detect.Corner((200.0, 0.0), (1.0, 0.0), (0.0, 1.0), 63.0)])
     [[0, 1], [2]]
+    >>> near = detect.Corner((70.0, 88.0), (-1.0, 0.0), (0.0, -1.0), 63.0)  # 7 px off: a second card
+    >>> group_corners([near, a, b])
+    [[0], [1, 2]]
     """
     n = len(corners)
     if n == 0:
@@ -242,22 +256,17 @@ def group_corners(corners: Sequence[detect.Corner], tol: float = 0.3) -> list[li
     us = geo[:, 2:4]
     centres = geo[:, 0:2] + 0.5 * geo[:, 6:7] * (us + detect.ASPECT * geo[:, 4:6])
     dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
-    opposite = (us @ us.T) <= -0.7
-    groups: list[list[int]] = []
-    single: list[int] = []  # indices into groups of groups that still have one member
-    for i, c in enumerate(corners):
-        best, best_d = None, tol * c.width
-        for g in single:
-            j = groups[g][0]
-            if opposite[i, j] and dist[i, j] < best_d:
-                best, best_d = g, float(dist[i, j])
-        if best is None:
-            single.append(len(groups))
-            groups.append([i])
-        else:
-            groups[best].append(i)
-            single.remove(best)
-    return groups
+    reach = tol * np.minimum(geo[:, 6][:, None], geo[:, 6][None])
+    ok = np.triu((us @ us.T <= PAIR_OPPOSITE) & (dist < reach), 1)
+    if readings is not None:
+        sure = np.array([r.card is not None and r.confidence >= threshold for r in readings])
+        card = np.array([r.card.index if r.card is not None else -1 for r in readings])
+        ok &= ~(sure[:, None] & sure[None] & (card[:, None] != card[None]))
+    partner = [-1] * n
+    for i, j in sorted(zip(*np.nonzero(ok)), key=lambda ij: dist[ij[0], ij[1]]):
+        if partner[i] < 0 and partner[j] < 0:
+            partner[i], partner[j] = int(j), int(i)
+    return [[i] if partner[i] < 0 else [i, partner[i]] for i in range(n) if partner[i] < 0 or partner[i] > i]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -468,7 +477,7 @@ def assemble(corners: Sequence[detect.Corner], readings: Sequence[Reading], thre
     unreadable card."""
     out = []
     widths: list[float] = []
-    for g in group_corners(corners):
+    for g in group_corners(corners, readings=readings, threshold=threshold):
         rs = [readings[i] for i in g]
         card, conf, n = combine(rs, threshold)
         if card is None and all(r.card is None for r in rs):
