@@ -508,29 +508,29 @@ def _court_picture(img: np.ndarray, deck: DeckStyle, card: str, colour, inset: f
     rng = np.random.default_rng(zlib.crc32(f"{deck.name}/{card}".encode()))
     x0, x1 = int(CARD_W * inset), int(CARD_W * (1 - inset))
     y0, y1 = int(CARD_H * 0.035), int(CARD_H * 0.965)
-    half = np.full((y1 - y0, x1 - x0, 3), 250, np.uint8)
-    h, w = half.shape[:2]
-    cv2.rectangle(half, (0, 0), (w - 1, h - 1), tuple(int(v) for v in rng.integers(180, 250, 3)), -1)
+    panel = np.full((y1 - y0, x1 - x0, 3), 250, np.uint8)
+    h, w = panel.shape[:2]
+    cv2.rectangle(panel, (0, 0), (w - 1, h - 1), tuple(int(v) for v in rng.integers(180, 250, 3)), -1)
     for _ in range(int(rng.integers(14, 26))):
         ink = _COURT_INKS[int(rng.integers(len(_COURT_INKS)))] if rng.random() < 0.8 else colour
         cx, cy = int(rng.uniform(0, w)), int(rng.uniform(0, h / 2))
         kind = rng.random()
         if kind < 0.35:
             axes = (int(rng.uniform(3, w / 3)), int(rng.uniform(3, h / 6)))
-            cv2.ellipse(half, (cx, cy), axes, float(rng.uniform(0, 180)), 0, 360, ink, -1 if rng.random() < 0.6 else 2)
+            cv2.ellipse(panel, (cx, cy), axes, float(rng.uniform(0, 180)), 0, 360, ink, -1 if rng.random() < 0.6 else 2)
         elif kind < 0.7:
             k = int(rng.integers(3, 7))
             poly = np.stack([rng.uniform(-w / 4, w / 4, k) + cx, rng.uniform(-h / 8, h / 8, k) + cy], 1)
-            cv2.fillPoly(half, [poly.astype(np.int32)], ink)
+            cv2.fillPoly(panel, [poly.astype(np.int32)], ink)
         else:
             for _ in range(int(rng.integers(2, 6))):
                 p0 = (int(rng.uniform(0, w)), int(rng.uniform(0, h / 2)))
                 p1 = (int(p0[0] + rng.uniform(-w / 3, w / 3)), int(p0[1] + rng.uniform(-h / 6, h / 6)))
-                cv2.line(half, p0, p1, ink, int(rng.integers(1, 4)))
+                cv2.line(panel, p0, p1, ink, int(rng.integers(1, 4)))
     # point symmetric: the lower half is the upper turned round
-    half[h // 2 :] = half[: h - h // 2][::-1, ::-1]
-    cv2.rectangle(half, (0, 0), (w - 1, h - 1), colour, 2)
-    img[y0:y1, x0:x1] = half
+    panel[h // 2 :] = panel[: h - h // 2][::-1, ::-1]
+    cv2.rectangle(panel, (0, 0), (w - 1, h - 1), colour, 2)
+    img[y0:y1, x0:x1] = panel
     size = int(min(34, 0.3 * w))
     p = _pip(deck, card[1], size)
     _paste(img, p, x1 - size - 5, y0 + 5)
