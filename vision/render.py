@@ -432,7 +432,8 @@ def card_face(deck: DeckStyle, card: str) -> np.ndarray:
         cv2.rectangle(img, (10, 10), (CARD_W - 11, CARD_H - 11), colour, 2)
     # the index column (drawn last, below): nothing of the centre art may reach into it
     s = deck.index_scale
-    index_right = deck.index_x * (1 + (s - 1) * 0.5) + 0.1 * s + 0.015  # card widths, with a gap
+    index_cx = deck.index_x * (1 + (s - 1) * 0.5)  # the index column's centre, card widths
+    index_right = index_cx + 0.1 * s + 0.015  # card widths, with a gap
     index_bottom = 0.047 + 0.19 * s + 0.015  # card heights
     # centre art
     n = "A23456789T".find(rank) + 1
@@ -482,7 +483,7 @@ def card_face(deck: DeckStyle, card: str) -> np.ndarray:
         rp = np.asarray(Image.fromarray(rp).resize((int(CARD_W * 0.2 * s), rh), Image.LANCZOS))
     ps = int(CARD_H * 0.085 * s)
     pp = _pip(deck, suit, ps)
-    cx = int(CARD_W * deck.index_x * (1 + (s - 1) * 0.5))
+    cx = int(CARD_W * index_cx)
     y = int(CARD_H * 0.035)
     tl = np.zeros((CARD_H, CARD_W, 4), np.uint8)
     _paste_rgba(tl, rp, cx - rp.shape[1] // 2, y)

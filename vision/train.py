@@ -482,22 +482,22 @@ def calibrate_scenes(model_path: pathlib.Path, n: int = 300, max_wrong: float = 
     seeds = [[60606, i] for i in range(n)]
     grid = np.round(np.arange(floor, 0.9999, 0.0005), 4)
     t = float(grid[0]) if len(grid) else 0.9999
+    def at(g: float) -> tuple[int, int]:  # (right, wrong) reads at or above g, in the last pass
+        return int(((conf >= g) & ok).sum()), int(((conf >= g) & ~ok).sum())
+
     for _ in range(8):
         reads, readable = scene_reads(model_path, render.TRAIN_DECKS, seeds, threshold=t)
         conf = np.array([c for c, _ in reads], float)
         ok = np.array([r for _, r in reads], bool)
-        allowed = [float(g) for g in grid if g >= t and ((conf >= g) & ~ok).sum() <= max_wrong * readable]
-        nxt = allowed[0] if allowed else 0.9999
-        right = int(((conf >= t) & ok).sum())
-        wrong = int(((conf >= t) & ~ok).sum())
+        nxt = next((float(g) for g in grid if g >= t and at(g)[1] <= max_wrong * readable), 0.9999)
+        right, wrong = at(t)
         print(f"  calibration pass at {t:.4f}: {100 * right / max(readable, 1):.1f}% right, {wrong} wrong "
               f"of {readable}; next {nxt:.4f}", flush=True)
         if nxt <= t or nxt >= 0.9999:
             t = max(t, nxt)
             break
         t = nxt
-    right = int(((conf >= t) & ok).sum())
-    wrong = int(((conf >= t) & ~ok).sum())
+    right, wrong = at(t)
     return t, {"val_scenes": n, "readable": readable, "right_pct": round(100 * right / max(readable, 1), 1),
                "wrong": wrong}
 
