@@ -78,6 +78,25 @@ def test_corner_quad_and_grouping():
     assert dets[0].card == Card.parse("Qh") and dets[0].indices_read == 2
 
 
+def test_two_cards_of_a_tight_fan_are_both_read_but_one_card_read_two_ways_is_not():
+    # R2/R3: a tabled hand fanned tight (the second card a fifth of a width along, both its corners
+    # near the first card's) shows two readable indices; both are cards.
+    nine, eight = Card.parse("9c"), Card.parse("8d")
+    first, second = corner(100, 100, 10), corner(116, 103, 10)
+    dets = assemble([first, second], [Reading(nine, 0.999), Reading(eight, 0.999)], 0.95)
+    assert sorted(str(d.card) for d in dets) == ["8d", "9c"]
+    # One card whose top-left index reads 9c and whose bottom-right index reads 8d is one card read
+    # two ways, not two cards: unreadable (precision first).
+    q = first.card_quad()
+    diagonal = detect.Corner(tuple(q[2]), (-math.cos(math.radians(10)), -math.sin(math.radians(10))),
+                             (math.sin(math.radians(10)), -math.cos(math.radians(10))), 80.0)
+    dets = assemble([first, diagonal], [Reading(nine, 0.999), Reading(eight, 0.999)], 0.95)
+    assert [d.card for d in dets] == [None]
+    # the same index proposed twice, read two ways: unreadable too
+    dets = assemble([first, corner(102, 101, 10)], [Reading(nine, 0.999), Reading(eight, 0.999)], 0.95)
+    assert [d.card for d in dets] == [None]
+
+
 def test_crop_matrix_maps_crop_onto_index_region():
     c = corner(50, 60, 90, w=100)
     m = detect.crop_matrix(c)

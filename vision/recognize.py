@@ -68,6 +68,10 @@ class Detection:
     """``False`` for a card back."""
     contested: bool = False
     """Its index corners were read as different cards (``card`` is then ``None``)."""
+    read_at: tuple[tuple[float, float, float, float], ...] = dataclasses.field(default=(), compare=False, repr=False)
+    """The index corners read as ``card``: ``(x, y, ux, uy)``, the corner point and the direction of
+    the card's short side from it (:class:`~vision.detect.Corner`); tells two fanned cards apart
+    from one card read two ways (:func:`merge_duplicates`)."""
 
     def to_json(self) -> dict:
         return {
@@ -487,7 +491,9 @@ def assemble(corners: Sequence[detect.Corner], readings: Sequence[Reading], thre
         lead = next((i for i in g if readings[i].card == card), g[0])
         quad = corners[lead].card_quad()
         contested = card is None and len({r.card for r in rs if r.card is not None and r.confidence >= 0.5}) > 1
-        out.append(Detection(card, conf, tuple((float(x), float(y)) for x, y in quad), n, contested=contested))
+        read_at = tuple((*corners[i].point, *corners[i].u) for i in g if card is not None and readings[i].card == card)
+        out.append(Detection(card, conf, tuple((float(x), float(y)) for x, y in quad), n, contested=contested,
+                             read_at=read_at))
         widths.append(corners[lead].width)
     return merge_duplicates(out, widths, threshold)
 
@@ -500,7 +506,8 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
     card tossed on a fanned hand does), or read as the same card with centres within
     :data:`SAME_CARD_REACH` card widths. The strongest reading of a place
     stands for it; weaker or unreadable ones there are dropped; two different cards read at or
-    above ``threshold`` at one place make it unreadable, and so does a card whose own index corners
+    above ``threshold`` at one place make it unreadable (unless they are two cards of a tight fan,
+    each read at its own index corner: :func:`_fanned`), and so does a card whose own index corners
     read different cards there (``contested``: one corner of the place says otherwise).
 
     >>> from controller.cards import Card
@@ -527,8 +534,8 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
             # how far apart the two cards lie: each corner of one to the nearest corner of the other
             gap = float(np.linalg.norm(q[:, None] - eq[None], axis=2).min(axis=1).mean())
             reach = max(w, widths[i])
-            if gap < radius * reach or (d.card is not None and d.card == e.card
-                                        and math.dist(d.center, e.center) < SAME_CARD_REACH * reach):
+            if (gap < radius * reach and not (d.confidence >= threshold and _fanned(d, e, reach))) or (
+                    d.card is not None and d.card == e.card and math.dist(d.center, e.center) < SAME_CARD_REACH * reach):
                 clash = k
                 break
         if clash is None:
@@ -543,3 +550,36 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
         elif d.card == e.card and d.card is not None:
             kept[clash] = dataclasses.replace(e, indices_read=max(e.indices_read, d.indices_read))
     return kept
+
+
+FANNED_APART = (0.15, 0.7)
+"""How far apart (card widths) two index corners that face the same way lie when they are two cards
+of a fan, each read (:func:`_fanned`)."""
+
+
+def _fanned(d: Detection, e: Detection, width: float) -> bool:
+    """Whether ``d`` and ``e``, two different cards whose outlines lie nearly on each other, are two
+    cards of a tight fan rather than one card read two ways: an index corner read as one and an
+    index corner read as the other face the same way (``u`` within about 25 degrees) and lie
+    :data:`FANNED_APART` apart, as the top-left indices of two cards a fifth of a width along do.
+    One card read two ways is read at one index corner, or at its two diagonal corners, which face
+    opposite ways.
+
+    >>> from controller.cards import Card
+    >>> q = ((0.0, 0.0), (63.0, 0.0), (63.0, 88.0), (0.0, 88.0))
+    >>> a = Detection(Card.parse("9c"), 0.999, q, 1, read_at=((0.0, 0.0, 1.0, 0.0),))
+    >>> b = Detection(Card.parse("8d"), 0.999, q, 1, read_at=((15.0, 0.0, 1.0, 0.0),))
+    >>> _fanned(a, b, 63.0)
+    True
+    >>> diagonal = Detection(Card.parse("8d"), 0.999, q, 1, read_at=((63.0, 88.0, -1.0, 0.0),))
+    >>> _fanned(a, diagonal, 63.0)
+    False
+    """
+    if d.card is None or e.card is None or d.card == e.card:
+        return False
+    lo, hi = FANNED_APART[0] * width, FANNED_APART[1] * width
+    for x, y, ux, uy in d.read_at:
+        for x2, y2, ux2, uy2 in e.read_at:
+            if ux * ux2 + uy * uy2 >= -PAIR_OPPOSITE and lo <= math.hypot(x - x2, y - y2) <= hi:
+                return True
+    return False
