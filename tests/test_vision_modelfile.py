@@ -154,6 +154,26 @@ def test_train_decks_flag_names_an_unknown_deck_set() -> None:
     assert train._deck_list("base, mix") == "base,mix"
 
 
+def test_train_small_cards_share_draws_small_scenes_and_refuses_a_bad_share() -> None:
+    from vision import render
+
+    widths = [train.training_scene(np.random.default_rng(seed), render.TRAIN_DECKS, small=1.0).card_width
+              for seed in range(4)]
+    assert all(train.SMALL_CARDS[0] <= w <= train.SMALL_CARDS[1] for w in widths)
+    mixed = [train.training_scene(np.random.default_rng(seed), render.TRAIN_DECKS, small=0.5).card_width
+             for seed in range(12)]
+    assert any(w > train.SMALL_CARDS[1] for w in mixed) and any(w <= train.SMALL_CARDS[1] for w in mixed)
+    # no share: the scenes of earlier runs, drawn exactly as before the option existed
+    rng = np.random.default_rng(5)
+    w, h = (800, 600) if rng.random() < 0.8 else (1200, 800)
+    before = render.render_scene(rng, render.TRAIN_DECKS, width=w, height=h)
+    after = train.training_scene(np.random.default_rng(5), render.TRAIN_DECKS)
+    assert np.array_equal(before.image, after.image) and before.cards == after.cards
+    for bad in ("1.5", "-0.1", "half"):
+        with pytest.raises(SystemExit):
+            train.main(["--small-cards", bad, "--calibrate-only", "x.onnx"])
+
+
 def test_train_two_members_side_by_side_writes_one_calibrated_ensemble(tmp_path) -> None:
     """The shipped recipe end to end at toy size: two members (their own decks and seeds) trained in
     two processes, each quantised, then the gated ensemble, its threshold from whole scenes."""
