@@ -107,6 +107,8 @@ def test_ensemble_is_the_mean_of_its_members(data, tmp_path) -> None:
     rec = OnnxRecognizer(both)  # the recogniser runs it like any model file
     assert rec.threshold == 0.9
     assert rec.session.get_modelmeta().custom_metadata_map["ensemble"] == "mean of 2 models"
+    # recalibrating a file takes the floor of what it is: 0.95 for an ensemble, 0.995 for one model
+    assert train._is_ensemble(both) and not train._is_ensemble(a) and train._is_ensemble(DEFAULT_MODEL)
 
 
 def test_gated_ensemble_asks_the_second_model_only_where_the_first_reads_a_card(data, tmp_path) -> None:

@@ -587,7 +587,8 @@ def main(argv=None) -> int:
     ap.add_argument("--calib-scenes", type=int, default=300, help="validation scenes for the threshold")
     ap.add_argument("--floor", type=float, default=None,
                     help="lowest threshold calibration may choose (default 0.995 for one model; 0.95 for an "
-                         "ensemble, whose mean of two is at least 0.95 only where both members are at least 0.90)")
+                         "ensemble, trained or given to --calibrate-only, whose mean of two is at least 0.95 only "
+                         "where both members are at least 0.90)")
     ap.add_argument("--cache-dir", default=str(REPO / "var"),
                     help="where rendered crops are cached (keyed by the code that made them) and members are kept")
     ap.add_argument("--stats", default=str(REPO / "var" / "train_stats.json"), help="where to write the run's figures")
@@ -599,7 +600,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     ensemble = "," in args.decks and not args.calibrate_only
     if args.floor is None:
-        args.floor = 0.95 if ensemble else 0.995
+        many = ensemble or (args.calibrate_only is not None and _is_ensemble(pathlib.Path(args.calibrate_only)))
+        args.floor = 0.95 if many else 0.995
     if args.epochs is None:
         args.epochs = 8 if ensemble else 9
     if args.calibrate_only:
@@ -609,6 +611,17 @@ def main(argv=None) -> int:
         print(f"scene threshold {threshold:.4f} {json.dumps(scene_stats)}")
         return 0
     return train_ensemble(args) if ensemble else train(args)
+
+
+def _is_ensemble(path: pathlib.Path) -> bool:
+    """Whether the model file ``path`` is an ensemble (its metadata says so), so that
+    ``--calibrate-only`` takes the ensemble's floor by default."""
+    import onnxruntime as ort
+
+    if not path.exists():
+        return False
+    meta = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).get_modelmeta().custom_metadata_map
+    return "ensemble" in meta
 
 
 def _share(text: str) -> float:
