@@ -101,11 +101,12 @@ def test_recall_floor_on_seeded_scenes(recognizer):
 def test_width_search_finds_the_scale_without_a_whole_card(recognizer):
     """With no configured width and no whole card to measure (fanned hands), ``vision read``
     tries widths and keeps the one with the most sure reads: it reads as many cards as at the true
-    width, its width lands near the cards' (within 20%: a scene of three cards can read as well a
-    rung away), and nothing it reads at the threshold is a card that is not on the table."""
+    width (over the six scenes; one card fewer in a scene at most, since the true width is not among
+    the widths it tries), its width lands near the cards' (within 20%: a scene of three cards can
+    read as well a rung away), and nothing it reads at the threshold is a card that is not on the table."""
     from vision import detect, render
 
-    found = 0
+    found = found_at_true = 0
     for i in (1, 4, 14, 16, 33, 34):  # seeded bench scenes where no region is a whole card
         rng = np.random.default_rng([424242, i])
         scene = render.render_scene(rng, render.TRAIN_DECKS, width=800, height=600)
@@ -115,11 +116,13 @@ def test_width_search_finds_the_scale_without_a_whole_card(recognizer):
         assert 0.8 <= width / scene.card_width <= 1.2, (i, width, scene.card_width)
         sure = [d for d in dets if d.card is not None and d.confidence >= recognizer.threshold]
         at_true = recognizer.recognize_masks(scene.image, None, masks, None, scene.card_width)
-        assert len(sure) >= sum(1 for d in at_true if d.card is not None and d.confidence >= recognizer.threshold)
+        sure_at_true = sum(1 for d in at_true if d.card is not None and d.confidence >= recognizer.threshold)
+        assert len(sure) >= sure_at_true - 1, (i, len(sure), sure_at_true)
         truth = {t.card for t in scene.cards if t.face_up}
         assert all(str(d.card) in truth for d in sure)
         found += len(sure)
-    assert found >= 30, found
+        found_at_true += sure_at_true
+    assert found >= found_at_true and found >= 30, (found, found_at_true)
 
 
 def test_second_look_reads_near_misses_without_guessing(recognizer):
