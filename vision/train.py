@@ -3,8 +3,10 @@
     python -m vision.train               # the shipped model -> models/card_index.onnx: two members
                                          # (--decks mix,mix2), 8 epochs each, trained side by side
     python -m vision.train --decks mix   # one model (5000 scenes, 9 epochs, 20 channels)
-    python -m vision.train --calibrate-only models/card_index.onnx   # threshold only
+    python -m vision.train --calibrate-only models/card_index.onnx --calib-scenes 600
+                                         # threshold only (the shipped file's: 600 scenes)
     python -m vision.train --input color ...   # BGR crops, 3-channel model (tried, not shipped)
+    python -m vision.train --small-cards 0.5 ...   # half the scenes with small cards (tried, not shipped)
 
 Needs the training extra (PyTorch, onnx) and Pillow plus the fonts named by the decks in
 :mod:`vision.render` (Debian: fonts-dejavu fonts-liberation fonts-freefont-ttf fonts-urw-base35
