@@ -468,9 +468,7 @@ def scene_reads(model_path: pathlib.Path, decks, seeds, threshold: float | None 
     reads: list[tuple[float, bool]] = []
     readable = 0
     for seed in seeds:
-        rng = np.random.default_rng(seed)
-        w, h = (800, 600) if rng.random() < 0.8 else (1200, 800)
-        scene = render.render_scene(rng, decks, width=w, height=h)
+        scene = training_scene(np.random.default_rng(seed), decks)
         readable += sum(t.readable for t in scene.cards)
         centres = np.array([t.center for t in scene.cards])
         for d in rec.recognize(scene.image):
