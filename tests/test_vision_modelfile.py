@@ -197,3 +197,23 @@ def test_train_two_members_side_by_side_writes_one_calibrated_ensemble(tmp_path)
     x = np.random.default_rng(0).integers(0, 255, (5, CROP_H, CROP_W), np.uint8)
     probs = _run(out, x)
     assert probs.shape == (5, NOT_INDEX + 1) and np.allclose(probs.sum(1), 1, atol=1e-3)
+
+
+def test_calibration_tries_thresholds_from_the_floor_up_each_in_its_own_pass(monkeypatch) -> None:
+    """The recogniser reads scenes differently at every threshold (its width search and second look
+    depend on it), so wrong reads need not fall as the threshold rises. Each threshold is judged on
+    its own pass, from the floor up, and the first that allows itself is kept: here 0.96, though
+    the pass at the floor made wrong reads as sure as 0.99 (the old rule jumped from such a pass
+    to the threshold its reads allowed, 0.9905, and never looked at 0.96)."""
+    passes: list[float] = []
+
+    def fake_reads(model_path, decks, seeds, threshold=None, workers=1):  # type: ignore[no-untyped-def]
+        passes.append(threshold)
+        rights = [(0.999, True)] * 1990
+        wrongs = [(0.99, False)] * 3 if threshold < 0.96 else [(0.965, False)]
+        return rights + wrongs, 2000
+
+    monkeypatch.setattr(train, "scene_reads", fake_reads)
+    t, stats = train.calibrate_scenes(pathlib.Path("m.onnx"), n=3, floor=0.95)
+    assert t == 0.96 and passes == [0.95, 0.955, 0.96]
+    assert stats == {"val_scenes": 3, "readable": 2000, "right_pct": 99.5, "wrong": 1}
