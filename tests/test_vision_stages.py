@@ -185,6 +185,48 @@ def test_glyph_corners_find_an_index_lying_on_another_card():
     assert proposes(detect.find_corners(frame, W, masks=masks))
 
 
+def test_glyph_corners_split_an_index_from_a_printed_line_touching_it(monkeypatch):
+    """An index whose rank touches a thin printed line (a frame line, a court card's border) is one
+    blob too long for a glyph; opened by ``GLYPH_SPLIT`` of a card width it falls apart, and the
+    index proposes its corner again. Without the opening it does not."""
+    pytest.importorskip("PIL")
+    import cv2
+
+    from vision import render
+
+    W = 90.0
+    H = W * detect.ASPECT
+    frame = np.zeros((420, 420, 3), np.uint8)
+    frame[:] = (30, 110, 30)
+    deck = render.TRAIN_DECKS[0]
+    under = render._card_quad((190, 200), 12.0, W)
+    over = render._card_quad((235, 225), 12.0, W)  # its top-left corner lies on the card under it
+    render._blit_card(frame, render.card_face(deck, "9c"), under)
+    render._blit_card(frame, render.card_face(deck, "Kh"), over)
+    p = over[0]
+    u = (over[1] - over[0]) / np.linalg.norm(over[1] - over[0])
+    v = (over[3] - over[0]) / np.linalg.norm(over[3] - over[0])
+
+    def line(a, b):
+        cv2.line(frame, tuple(int(round(x)) for x in a), tuple(int(round(x)) for x in b), (40, 40, 40), 1,
+                 cv2.LINE_AA)
+
+    top = p + 0.03 * H * v
+    line(top + 0.05 * W * u, top + 0.35 * W * u)  # a frame line across the top of the rank
+    line(top + 0.18 * W * u, top + 0.18 * W * u + 0.36 * W * v)  # and one down beside the index
+    masks = detect.card_masks(frame, W)
+    outline = detect.find_corners(frame, W, masks=masks, glyphs=False)
+
+    def proposes(corners):
+        return any(np.hypot(c.point[0] - p[0], c.point[1] - p[1]) < 0.08 * W and float(np.dot(c.u, u)) > 0.95
+                   for c in corners)
+
+    assert not proposes(outline)
+    assert proposes(detect.glyph_corners(masks, W, known=outline))
+    monkeypatch.setattr(detect, "GLYPH_SPLIT", 0.0)
+    assert not proposes(detect.glyph_corners(masks, W, known=outline))
+
+
 def test_mixed_training_decks_never_use_the_unseen_decks_pips():
     """The unseen-deck test stays blind: no mixed training deck draws its suits with a pip font of
     the unseen decks, and asking for one is refused by name."""

@@ -92,7 +92,8 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     felt_h, felt_s, felt_v = felt if felt is not None else felt_stats(frame)
     s_thr = max(35.0, min(90.0, felt_s * 0.45))
     v_thr = max(70.0, min(200.0, felt_v * 1.15 + 10))
-    raw0 = ((s < s_thr) & (v > v_thr)).astype(np.uint8) * 255
+    # s < s_thr and v > v_thr, as whole numbers (cv2.inRange is many times faster than numpy here)
+    raw0 = cv2.inRange(hsv, (0, 0, math.floor(v_thr) + 1), (255, math.ceil(s_thr) - 1, 255))
     raw = cv2.morphologyEx(raw0, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(raw, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     white = np.zeros_like(raw)
@@ -109,9 +110,13 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
             cv2.line(white, (int(x0), int(y0)), (int(x1), int(y1)), 0, 2)
             cv2.line(ink, (int(x0), int(y0)), (int(x1), int(y1)), 0, 2)
     white = cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    dh = np.abs(hsv[..., 0].astype(np.int16) - int(felt_h))
-    dh = np.minimum(dh, 180 - dh)
-    fg = ((dh > 12) | (s < s_thr) | (v < felt_v * 0.45)).astype(np.uint8) * 255
+    # not felt: hue more than 12 from the felt's (round the hue circle), or unsaturated, or dark
+    hues = np.arange(256, dtype=np.int16)
+    dh = np.abs(hues - int(felt_h))
+    off_hue = (np.minimum(dh, 180 - dh) > 12).astype(np.uint8) * 255
+    fg = cv2.LUT(hsv[..., 0], off_hue)
+    fg |= cv2.inRange(s, 0, math.ceil(s_thr) - 1)
+    fg |= cv2.inRange(v, 0, math.ceil(felt_v * 0.45) - 1)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return Masks(white, fg, raw, filled, ink)
 
@@ -183,6 +188,9 @@ cards, if any, then finer steps around the best: ``OnnxRecognizer._search_width`
 are 27% apart, so one is within 12% of any width from 46 to 154 pixels."""
 
 
+GLYPH_SPLIT = 0.025
+"""Size (card widths) of the opening that separates index glyphs from thin lines joined to them
+(:func:`glyph_corners`); none for cards under 60 pixels wide, whose strokes are that thin."""
 SCAN_EPS = 0.035
 """Outline simplification for the print scan, in card widths: small steps between the edges of
 fanned cards merge into one straight stretch."""
@@ -271,6 +279,16 @@ def find_corners(
     return out
 
 
+def _blobs(mask: np.ndarray):  # type: ignore[no-untyped-def]
+    """``cv2.connectedComponentsWithStats`` (8-connected), with 16-bit labels where they cannot run
+    out (an image of a seat zone): about three times faster than 32-bit ones, the same result."""
+    import cv2
+
+    h, w = mask.shape[:2]
+    small = ((h + 1) // 2) * ((w + 1) // 2) < 65535  # the most 8-connected blobs an image can hold
+    return cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_16U if small else cv2.CV_32S)
+
+
 def glyph_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0, 0),
                   known: Sequence[Corner] = ()) -> list[Corner]:
     """Index corners proposed from the index print itself: a rank above a suit (none that repeats
@@ -283,6 +301,10 @@ def glyph_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0,
     where a standard index layout puts it (rank centre about 0.10 card widths in from the side,
     starting 0.035 heights down). The classifier refuses the proposals that are not index corners
     (pairs of pips, a suit above a rank, a misplaced crop).
+
+    Print joined by a thin line (a deck's printed frame touching its index, a card's shaded edge)
+    makes one blob too long for a glyph; the blobs of the print opened by :data:`GLYPH_SPLIT` of a
+    card width, where they differ from the blobs as printed, are taken too.
     """
     import cv2
 
@@ -291,10 +313,21 @@ def glyph_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0,
         return []
     W = float(card_width)
     H = W * ASPECT
-    n, _, stats, cent = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    _, _, stats, cent = _blobs(ink)
+    stats, cent = stats[1:], cent[1:]
+    k = int(round(GLYPH_SPLIT * W))
+    if k >= 2:  # the blobs of the print with thin lines opened away, where they differ
+        opened = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+        _, _, st2, ce2 = _blobs(opened)
+        st2, ce2 = st2[1:], ce2[1:]
+        same = np.zeros(len(st2), bool)
+        if len(stats) and len(st2):
+            d = np.abs(ce2[:, None] - cent[None]).sum(axis=2)
+            j = d.argmin(axis=1)
+            same = (d[np.arange(len(st2)), j] < 1.5) & (np.abs(st2[:, 2:4] - stats[j, 2:4]).max(axis=1) <= k)
+        stats, cent = np.concatenate([stats, st2[~same]]), np.concatenate([cent, ce2[~same]])
     diag = np.hypot(stats[:, 2], stats[:, 3])
     keep = (diag >= 0.045 * H) & (diag <= 0.2 * H) & (stats[:, 4] >= 6)
-    keep[0] = False
     idx = np.nonzero(keep)[0]
     if len(idx) < 2:
         return []
@@ -475,9 +508,11 @@ def scan_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0, 
     contours = list(cv2.findContours(F, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0])
     if split:  # the outlines of the cut-apart regions too: edges of cards lying on cards
         contours += list(cv2.findContours(masks.white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0])
-    out: list[Corner] = []
     ds = np.arange(0.05 * H, 0.19 * H, max(1.0, 0.01 * H))
     gap = max(2, int(round(0.035 * W)))
+    probe = np.arange(-0.12 * W, 0.08 * W, 1.0)  # inward from outside the edge, to find the card stock
+    # every straight stretch: where its scan starts (s0), along it (u), into the card stock (nrm)
+    starts, alongs, normals, lengths = [], [], [], []
     for c in contours:
         if cv2.contourArea(c) < 0.3 * W * H:
             continue
@@ -497,32 +532,42 @@ def scan_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0, 
                 s0, u = a, e
             else:
                 s0, u = b, -e
-            ts = np.arange(-0.08 * W, L, 1.0)
-            pts = s0[None, None, :] + ts[:, None, None] * u + ds[None, :, None] * nrm
-            xi = np.rint(pts[..., 0]).astype(np.int32)
-            yi = np.rint(pts[..., 1]).astype(np.int32)
-            ok = (xi >= 0) & (xi < wid) & (yi >= 0) & (yi < hgt)
-            vals = (ink[np.clip(yi, 0, hgt - 1), np.clip(xi, 0, wid - 1)] > 0) & ok
-            col = np.count_nonzero(vals, axis=1) >= 2
-            # starts of print: a column with ink after ``gap`` columns without, followed by ink in
-            # at least half of the next ``gap`` columns
-            run = np.concatenate(([0], np.cumsum(col)))
-            ks = np.nonzero(col)[0]
-            ks = ks[ks >= gap]
-            ks = ks[run[ks] - run[ks - gap] == 0]
-            ks = ks[run[np.minimum(ks + gap, len(col))] - run[ks] >= 0.5 * gap]
-            for k0 in ks:
-                p = s0 + (ts[k0] - 0.05 * W) * u
-                # put the corner on the card's own edge: the first card stock inward from outside
-                q = p + 0.05 * W * u
-                probe = np.arange(-0.12 * W, 0.08 * W, 1.0)
-                pp = q[None, :] + probe[:, None] * nrm
-                px = np.clip(np.rint(pp[:, 0]).astype(np.int32), 0, wid - 1)
-                py = np.clip(np.rint(pp[:, 1]).astype(np.int32), 0, hgt - 1)
-                inside = F[py, px] > 0
-                if inside.any():
-                    p = p + probe[int(np.argmax(inside))] * nrm
-                out.append(Corner((float(p[0] + offset[0]), float(p[1] + offset[1])), (float(u[0]), float(u[1])),
-                                  (float(nrm[0]), float(nrm[1])), W))
-    return out
+            starts.append(s0)
+            alongs.append(u)
+            normals.append(nrm)
+            lengths.append(len(np.arange(-0.08 * W, L, 1.0)))
+    if not starts:
+        return []
+    # all stretches scanned at once, each along its own length (the rest of the rows is blank)
+    S0, U, N = (np.array(v, np.float64) for v in (starts, alongs, normals))
+    n_cols = np.array(lengths)
+    ts = -0.08 * W + np.arange(int(n_cols.max()), dtype=np.float64)
+    pts = (S0[:, None, None, :] + ts[None, :, None, None] * U[:, None, None, :]
+           + ds[None, None, :, None] * N[:, None, None, :])
+    xi = np.rint(pts[..., 0]).astype(np.int32)
+    yi = np.rint(pts[..., 1]).astype(np.int32)
+    ok = (xi >= 0) & (xi < wid) & (yi >= 0) & (yi < hgt)
+    vals = (ink[np.clip(yi, 0, hgt - 1), np.clip(xi, 0, wid - 1)] > 0) & ok
+    col = (np.count_nonzero(vals, axis=2) >= 2) & (np.arange(len(ts))[None, :] < n_cols[:, None])
+    # starts of print: a column with ink after ``gap`` columns without, followed by ink in at least
+    # half of the next ``gap`` columns
+    run = np.concatenate((np.zeros((len(col), 1), np.int64), np.cumsum(col, axis=1)), axis=1)
+    k = np.arange(len(ts))
+    before = run[:, k] - run[:, np.maximum(k - gap, 0)]
+    after = run[:, np.minimum(k + gap, len(ts))] - run[:, k]
+    edge, ks = np.nonzero(col & (k >= gap)[None, :] & (before == 0) & (after >= 0.5 * gap))
+    if not len(ks):
+        return []
+    u, nrm = U[edge], N[edge]
+    ps = S0[edge] + (ts[ks] - 0.05 * W)[:, None] * u
+    # put each corner on the card's own edge: the first card stock inward from outside
+    qs = ps + 0.05 * W * u
+    pp = qs[:, None, :] + probe[None, :, None] * nrm[:, None, :]
+    px = np.clip(np.rint(pp[..., 0]).astype(np.int32), 0, wid - 1)
+    py = np.clip(np.rint(pp[..., 1]).astype(np.int32), 0, hgt - 1)
+    inside = F[py, px] > 0
+    shift = np.where(inside.any(axis=1), probe[inside.argmax(axis=1)], 0.0)
+    ps = ps + shift[:, None] * nrm
+    return [Corner((float(p[0] + offset[0]), float(p[1] + offset[1])), (float(v[0]), float(v[1])),
+                   (float(m[0]), float(m[1])), W) for p, v, m in zip(ps, u, nrm)]
 
