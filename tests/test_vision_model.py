@@ -126,11 +126,11 @@ def test_width_search_finds_the_scale_without_a_whole_card(recognizer):
 
 
 def test_second_look_reads_near_misses_without_guessing(recognizer):
-    """Corners read as a card below the threshold are cropped again around the proposal and their
-    readings averaged: on seeded scenes of decks never trained on, some of those near misses then
-    read right at the threshold, and none reads a card that is not there. (The sixth session's
-    model is surer at once: of 85 near misses in these 40 scenes three rise to the threshold, all
-    right.)"""
+    """Corners read as a card below the threshold are cropped again at several scales, five crops
+    a scale, and take the mean readings of their best scale: on seeded scenes of decks never
+    trained on, some of those near misses then read right at the threshold, and none reads a card
+    that is not there. (Eighth session: of 144 near misses in these 40 scenes 16 rise to the
+    threshold, all right; the single-scale look of the seventh raised 3 of 85.)"""
     from vision import detect, render
     from vision.train import label_corners
 
@@ -153,7 +153,7 @@ def test_second_look_reads_near_misses_without_guessing(recognizer):
                 wrong += str(b.card) not in there
     assert near >= 40
     assert wrong == 0
-    assert raised >= 2, (raised, near)
+    assert raised >= 8, (raised, near)
 
 
 def test_backs_and_felt_are_not_read(recognizer):

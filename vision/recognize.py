@@ -27,10 +27,19 @@ NOT_INDEX = 52
 N_CLASSES = 53
 DEFAULT_MODEL = pathlib.Path(__file__).resolve().parents[1] / "models" / "card_index.onnx"
 DEFAULT_THRESHOLD = 0.99
-SECOND_LOOK: tuple[tuple[float, float, float, float], ...] = (
-    (0.03, 0, 0, 0), (-0.03, 0, 0, 0), (0, 0.03, 0, 0), (0, -0.03, 0, 0), (0, 0, 0.08, 0), (0, 0, -0.08, 0))
-"""The crops of a second look (:func:`vision.detect.crop_matrix` jitters): shifted 3% of the card
-width along each side, and 8% larger and smaller."""
+SECOND_LOOK_SCALES: tuple[float, ...] = (0.0, 0.12, 0.25)
+"""Scales (crop width over the proposal's, minus 1) of a second look: decks print their indices at
+0.65 to 1.35 times a standard size for the card's width, and the classifier reads an index best
+when the crop frames it as in training, so a near miss is looked at in place and up to a quarter
+larger. Not smaller: on the calibration scenes a crop 10% smaller raised 35 more corners to the
+threshold but also read a partly covered 6d as a sure 5d (the part of the index it leaves out is
+what tells them apart)."""
+SECOND_LOOK_SHIFTS: tuple[tuple[float, float], ...] = ((0.0, 0.0), (0.03, 0.0), (-0.03, 0.0), (0.0, 0.03), (0.0, -0.03))
+"""Shifts (card widths along ``u`` and ``v``) of the crops averaged at each scale of a second look:
+in place and 3% of the card width each way."""
+SECOND_LOOK: tuple[tuple[float, float, float, float], ...] = tuple(
+    (dx, dy, s, 0.0) for s in SECOND_LOOK_SCALES for dx, dy in SECOND_LOOK_SHIFTS)
+"""Every crop of a second look (:func:`vision.detect.crop_matrix` jitters), scale by scale."""
 SECOND_LOOK_FROM = 0.3
 """A corner whose best card has at least this probability, but less than the threshold, is looked at
 again."""
@@ -156,24 +165,31 @@ def print_colour(crop: np.ndarray) -> str | None:
     >>> print_colour(black), print_colour(red), print_colour(paper)
     ('black', 'red', None)
     """
-    h, w = crop.shape[:2]
-    inner = crop[int(0.08 * h) :, int(0.12 * w) :]  # the crop's margin lies outside the card (felt)
-    px = inner.reshape(-1, 3).astype(np.float32)
+    return print_colours(np.asarray(crop)[None])[0]
+
+
+def print_colours(crops: np.ndarray) -> list[str | None]:
+    """:func:`print_colour` of every crop of an ``N x H x W x 3`` stack, in one pass of array work."""
+    crops = np.asarray(crops)
+    if len(crops) == 0:
+        return []
+    h, w = crops.shape[1:3]
+    inner = crops[:, int(0.08 * h) :, int(0.12 * w) :]  # the crop's margin lies outside the card (felt)
+    px = inner.reshape(len(crops), -1, 3).astype(np.float32)
     lum = px @ np.array([0.114, 0.587, 0.299], np.float32)
-    n = len(lum)
+    n = lum.shape[1]
     k_ink, k_paper = max(4, n // 14), n // 4
-    order = np.argpartition(lum, (k_ink, n - k_paper))
-    paper_idx, ink_idx = order[n - k_paper :], order[:k_ink]
-    paper = px[paper_idx].mean(axis=0)
-    ink = px[ink_idx].mean(axis=0)
-    if paper.min() < 60 or lum[ink_idx].mean() > 0.65 * float(lum[paper_idx].mean()):
-        return None  # no card stock, or no print dark enough to judge
+    order = np.argpartition(lum, (k_ink, n - k_paper), axis=1)
+    paper_idx, ink_idx = order[:, n - k_paper :], order[:, :k_ink]
+    paper = np.take_along_axis(px, paper_idx[..., None], axis=1).mean(axis=1)
+    ink = np.take_along_axis(px, ink_idx[..., None], axis=1).mean(axis=1)
+    # no card stock, or no print dark enough to judge
+    unclear = (paper.min(axis=1) < 60) | (np.take_along_axis(lum, ink_idx, axis=1).mean(axis=1)
+                                          > 0.65 * np.take_along_axis(lum, paper_idx, axis=1).mean(axis=1))
     r = ink / np.maximum(paper, 1.0)  # reflectance of the print per channel (B, G, R)
-    if r[2] - max(r[0], r[1]) > 0.22:
-        return "red"
-    if max(r) - min(r) < 0.08 and max(r) < 0.5:
-        return "black"
-    return None
+    red = r[:, 2] - np.maximum(r[:, 0], r[:, 1]) > 0.22
+    black = (r.max(axis=1) - r.min(axis=1) < 0.08) & (r.max(axis=1) < 0.5)
+    return [None if u else "red" if rd else "black" if bl else None for u, rd, bl in zip(unclear, red, black)]
 
 
 _RED_SUITS = frozenset("hd")
@@ -193,12 +209,23 @@ def suit_colour_check(reading: Reading, frame: np.ndarray, corner: detect.Corner
     >>> str(suit_colour_check(Reading(Card.parse("As"), 0.99), paper, c).card)
     'As'
     """
-    if reading.card is None or reading.confidence < 0.5:
-        return reading
-    colour = print_colour(detect.crop_corner(frame, corner, color=True))
-    if colour is None or (colour == "red") == (reading.card.suit in _RED_SUITS):
-        return reading
-    return Reading(None, reading.confidence)
+    return suit_colour_checks([reading], frame, [corner])[0]
+
+
+def suit_colour_checks(readings: Sequence[Reading], frame: np.ndarray,
+                       corners: Sequence[detect.Corner]) -> list[Reading]:
+    """:func:`suit_colour_check` of every reading (the print of all those read as a card at 0.5 or
+    more judged at once)."""
+    out = list(readings)
+    judge = [i for i, r in enumerate(out) if r.card is not None and r.confidence >= 0.5]
+    colours = print_colours(np.stack([detect.crop_corner(frame, corners[i], color=True) for i in judge])
+                            if judge else np.zeros((0, 1, 1, 3), np.uint8))
+    for i, colour in zip(judge, colours):
+        card = out[i].card
+        assert card is not None
+        if colour is not None and (colour == "red") != (card.suit in _RED_SUITS):
+            out[i] = Reading(None, out[i].confidence)
+    return out
 
 
 def combine(readings: Sequence[Reading], threshold: float) -> tuple[Card | None, float, int]:
@@ -328,26 +355,37 @@ class OnnxRecognizer:
             self._look_again(frame, corners, probs)
         readings = decode(probs)
         if colour_frame is not None and colour_frame.ndim == 3:
-            readings = [suit_colour_check(r, colour_frame, c) for r, c in zip(readings, corners)]
+            readings = suit_colour_checks(readings, colour_frame, corners)
         return readings
 
     def _look_again(self, frame: np.ndarray, corners: Sequence[detect.Corner], probs: np.ndarray) -> None:
         """A second look at the corners read as a card below the threshold but at
-        :data:`SECOND_LOOK_FROM` or more: each is cropped again shifted and rescaled
-        (:data:`SECOND_LOOK`) and its probabilities become the mean over all its crops (in place).
+        :data:`SECOND_LOOK_FROM` or more (in place).
 
-        A corner proposed a little off the index, or at a slightly wrong width, reads unsure; the
-        mean over crops around it rises for the card that is there and falls for a guess that only
-        one crop made. Only near misses are looked at again (a few per frame), so the cost is small.
+        Each is cropped again at every scale of :data:`SECOND_LOOK_SCALES`, five crops a scale
+        (:data:`SECOND_LOOK_SHIFTS`); the probabilities at a scale are the mean over its five crops,
+        and the corner takes those of the scale whose most probable card is most probable. A corner
+        proposed a little off the index, or the index of a deck that prints it larger or smaller
+        than the card's width suggests, reads unsure at the proposal; at its own scale the card that
+        is there rises, and a guess that only one crop made falls in the mean. A wrong card must win
+        five crops at once, and the threshold is calibrated on scenes read this way
+        (:func:`vision.train.calibrate_scenes`). Only near misses are looked at again (a few per
+        frame), so the cost is small.
         """
         best = probs[:, :NOT_INDEX].max(axis=1)
         again = [i for i in range(len(corners)) if SECOND_LOOK_FROM <= best[i] < self.threshold]
         if not again:
             return
         colour = self.input_channels == 3
-        crops = [detect.crop_corner(frame, corners[i], j, color=colour) for i in again for j in SECOND_LOOK]
-        more = self.infer(preprocess(crops)).reshape(len(again), len(SECOND_LOOK), -1)
-        probs[again] = (probs[again] + more.sum(axis=1)) / (1 + len(SECOND_LOOK))
+        # the crop in place at the proposal's own scale is the first look's: its reading is reused
+        first = SECOND_LOOK.index((0.0, 0.0, 0.0, 0.0))
+        jitters = SECOND_LOOK[:first] + SECOND_LOOK[first + 1 :]
+        crops = [detect.crop_corner(frame, corners[i], j, color=colour) for i in again for j in jitters]
+        more = self.infer(preprocess(crops)).reshape(len(again), len(jitters), -1)
+        more = np.concatenate([more[:, :first], probs[again][:, None], more[:, first:]], axis=1)
+        mean = more.reshape(len(again), len(SECOND_LOOK_SCALES), len(SECOND_LOOK_SHIFTS), -1).mean(axis=2)
+        scale = mean[:, :, :NOT_INDEX].max(axis=2).argmax(axis=1)
+        probs[again] = mean[np.arange(len(again)), scale]
 
     def recognize(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None = None) -> list[Detection]:
         """Every card found in ``frame`` (or in ``roi`` = ``(x, y, w, h)`` of it)."""
