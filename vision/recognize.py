@@ -222,8 +222,7 @@ def suit_colour_checks(readings: Sequence[Reading], frame: np.ndarray,
                             if judge else np.zeros((0, 1, 1, 3), np.uint8))
     for i, colour in zip(judge, colours):
         card = out[i].card
-        assert card is not None
-        if colour is not None and (colour == "red") != (card.suit in _RED_SUITS):
+        if card is not None and colour is not None and (colour == "red") != (card.suit in _RED_SUITS):
             out[i] = Reading(None, out[i].confidence)
     return out
 
