@@ -362,32 +362,42 @@ def glyph_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0,
     n_seen = len(known)
     for k, o in enumerate(known):
         seen[k] = (o.point[0] - offset[0], o.point[1] - offset[1], o.u[0], o.u[1])
-    around_cache: dict[int, list[float] | None] = {}
-    for a, b in pairs:
-        if not 0.4 <= D[a] / D[b] <= 2.5:
-            continue
-        d = float(dist[a, b])
-        vx, vy = (C[b, 0] - C[a, 0]) / d, (C[b, 1] - C[a, 1]) / d
-        if a not in around_cache:
-            around_cache[a] = angles_at(C[a])
-        around = around_cache[a]
+    # every pair at once: sizes alike, direction along the card stock's edges around the rank
+    a_s, b_s = pairs[:, 0], pairs[:, 1]
+    ratio = D[a_s] / D[b_s]
+    alike = (ratio >= 0.4) & (ratio <= 2.5)
+    a_s, b_s = a_s[alike], b_s[alike]
+    d = dist[a_s, b_s]
+    vx, vy = (C[b_s, 0] - C[a_s, 0]) / d, (C[b_s, 1] - C[a_s, 1]) / d
+    ang = np.degrees(np.arctan2(vy, vx)) % 90.0
+    lined_up = np.ones(len(a_s), bool)
+    for a in np.unique(a_s):
+        around = angles_at(C[a])
         if around is not None:
-            ang = math.degrees(math.atan2(vy, vx)) % 90.0
-            if min(min(abs(ang - x), 90.0 - abs(ang - x)) for x in around) > 12:
-                continue
-        ux, uy = vy, -vx
-        scale = max(0.6, min(1.4, (d / H - 0.012) / 0.095))  # index size against a standard one
-        cx = 0.10 * (1 + (scale - 1) * 0.5) * W
-        down = 0.035 * H + 0.0525 * scale * H  # to the rank's centre
-        px = C[a, 0] - cx * ux - down * vx
-        py = C[a, 1] - cx * uy - down * vy
-        q = seen[:n_seen]
-        if np.any((np.abs(px - q[:, 0]) + np.abs(py - q[:, 1]) < near) & (ux * q[:, 2] + uy * q[:, 3] > 0.9)):
+            mine = a_s == a
+            off = np.abs(ang[mine][:, None] - np.array(around)[None, :])
+            lined_up[mine] = np.minimum(off, 90.0 - off).min(axis=1) <= 12
+    ux, uy = vy, -vx
+    scale = np.clip((d / H - 0.012) / 0.095, 0.6, 1.4)  # index size against a standard one
+    cx = 0.10 * (1 + (scale - 1) * 0.5) * W
+    down = 0.035 * H + 0.0525 * scale * H  # to the rank's centre
+    pxs = C[a_s, 0] - cx * ux - down * vx
+    pys = C[a_s, 1] - cx * uy - down * vy
+    cand = np.nonzero(lined_up)[0]
+    if len(known) and len(cand):  # repeats of the known corners, all at once
+        q = seen[: len(known)]
+        dup = (np.abs(pxs[cand, None] - q[None, :, 0]) + np.abs(pys[cand, None] - q[None, :, 1]) < near) & (
+            ux[cand, None] * q[None, :, 2] + uy[cand, None] * q[None, :, 3] > 0.9)
+        cand = cand[~dup.any(axis=1)]
+    for k in cand:  # then one by one, each against those proposed before it
+        px, py = float(pxs[k]), float(pys[k])
+        q = seen[len(known) : n_seen]
+        if np.any((np.abs(px - q[:, 0]) + np.abs(py - q[:, 1]) < near) & (ux[k] * q[:, 2] + uy[k] * q[:, 3] > 0.9)):
             continue
-        seen[n_seen] = (px, py, ux, uy)
+        seen[n_seen] = (px, py, ux[k], uy[k])
         n_seen += 1
-        out.append(Corner((float(px + offset[0]), float(py + offset[1])), (float(ux), float(uy)),
-                          (float(vx), float(vy)), W))
+        out.append(Corner((float(px + offset[0]), float(py + offset[1])), (float(ux[k]), float(uy[k])),
+                          (float(vx[k]), float(vy[k])), W))
     return out
 
 
