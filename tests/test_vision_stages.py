@@ -156,26 +156,39 @@ def test_example_table_file_is_valid():
     assert sorted(z.seat for z in cam.zones) == list(range(1, 11))
 
 
-def test_glyph_corners_find_an_index_lying_on_another_card():
-    """A card whose index corner lies on another card has no outline there (white on white); the
-    index print itself (a rank above a suit) still proposes that corner."""
-    pytest.importorskip("PIL")
+def _kh_lying_on_9c(W: float) -> tuple[np.ndarray, np.ndarray]:
+    """A frame of felt with a Kh lying on a 9c, its top-left corner on the 9c's card stock; and the
+    Kh's corners."""
     from vision import render
 
-    W = 90.0
     frame = np.zeros((420, 420, 3), np.uint8)
     frame[:] = (30, 110, 30)
     deck = render.TRAIN_DECKS[0]
     under = render._card_quad((190, 200), 12.0, W)
-    over = render._card_quad((235, 225), 12.0, W)  # its top-left corner lies on the card under it
+    over = render._card_quad((235, 225), 12.0, W)
     render._blit_card(frame, render.card_face(deck, "9c"), under)
     render._blit_card(frame, render.card_face(deck, "Kh"), over)
+    return frame, over
+
+
+def _proposes(corners, quad: np.ndarray, W: float) -> bool:
+    """Whether one of ``corners`` is the top-left index corner of the card ``quad``."""
+    p, u = quad[0], (quad[1] - quad[0]) / np.linalg.norm(quad[1] - quad[0])
+    return any(np.hypot(c.point[0] - p[0], c.point[1] - p[1]) < 0.08 * W and float(np.dot(c.u, u)) > 0.95
+               for c in corners)
+
+
+def test_glyph_corners_find_an_index_lying_on_another_card():
+    """A card whose index corner lies on another card has no outline there (white on white); the
+    index print itself (a rank above a suit) still proposes that corner."""
+    pytest.importorskip("PIL")
+    W = 90.0
+    frame, over = _kh_lying_on_9c(W)
     masks = detect.card_masks(frame, W)
-    p, u = over[0], (over[1] - over[0]) / np.linalg.norm(over[1] - over[0])
+    p = over[0]
 
     def proposes(corners):
-        return any(np.hypot(c.point[0] - p[0], c.point[1] - p[1]) < 0.08 * W and float(np.dot(c.u, u)) > 0.95
-                   for c in corners)
+        return _proposes(corners, over, W)
 
     assert masks.filled[int(p[1]), int(p[0])] > 0  # the corner really is on card stock
     outline = detect.find_corners(frame, W, masks=masks, glyphs=False)
@@ -192,17 +205,9 @@ def test_glyph_corners_split_an_index_from_a_printed_line_touching_it(monkeypatc
     pytest.importorskip("PIL")
     import cv2
 
-    from vision import render
-
     W = 90.0
     H = W * detect.ASPECT
-    frame = np.zeros((420, 420, 3), np.uint8)
-    frame[:] = (30, 110, 30)
-    deck = render.TRAIN_DECKS[0]
-    under = render._card_quad((190, 200), 12.0, W)
-    over = render._card_quad((235, 225), 12.0, W)  # its top-left corner lies on the card under it
-    render._blit_card(frame, render.card_face(deck, "9c"), under)
-    render._blit_card(frame, render.card_face(deck, "Kh"), over)
+    frame, over = _kh_lying_on_9c(W)
     p = over[0]
     u = (over[1] - over[0]) / np.linalg.norm(over[1] - over[0])
     v = (over[3] - over[0]) / np.linalg.norm(over[3] - over[0])
@@ -218,8 +223,7 @@ def test_glyph_corners_split_an_index_from_a_printed_line_touching_it(monkeypatc
     outline = detect.find_corners(frame, W, masks=masks, glyphs=False)
 
     def proposes(corners):
-        return any(np.hypot(c.point[0] - p[0], c.point[1] - p[1]) < 0.08 * W and float(np.dot(c.u, u)) > 0.95
-                   for c in corners)
+        return _proposes(corners, over, W)
 
     assert not proposes(outline)
     assert proposes(detect.glyph_corners(masks, W, known=outline))
