@@ -14,6 +14,7 @@ rest (a top-right corner, a point where one card's edge crosses another, a chip)
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Sequence
 
@@ -111,14 +112,21 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
             cv2.line(ink, (int(x0), int(y0)), (int(x1), int(y1)), 0, 2)
     white = cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     # not felt: hue more than 12 from the felt's (round the hue circle), or unsaturated, or dark
-    hues = np.arange(256, dtype=np.int16)
-    dh = np.abs(hues - int(felt_h))
-    off_hue = (np.minimum(dh, 180 - dh) > 12).astype(np.uint8) * 255
-    fg = cv2.LUT(hsv[..., 0], off_hue)
+    fg = cv2.LUT(hsv[..., 0], _off_hue(int(felt_h)))
     fg |= cv2.inRange(s, 0, math.ceil(s_thr) - 1)
     fg |= cv2.inRange(v, 0, math.ceil(felt_v * 0.45) - 1)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return Masks(white, fg, raw, filled, ink)
+
+
+@functools.lru_cache(maxsize=180)
+def _off_hue(felt_h: int) -> np.ndarray:
+    """Lookup table of 8-bit hues: 255 where a hue lies more than 12 from ``felt_h`` round the hue
+    circle (0..179), else 0 (read-only: cached)."""
+    dh = np.abs(np.arange(256, dtype=np.int16) - felt_h)
+    table = (np.minimum(dh, 180 - dh) > 12).astype(np.uint8) * 255
+    table.setflags(write=False)
+    return table
 
 
 def _polygon(contour: np.ndarray, eps: float) -> np.ndarray:

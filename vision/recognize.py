@@ -40,6 +40,9 @@ in place and 3% of the card width each way."""
 SECOND_LOOK: tuple[tuple[float, float, float, float], ...] = tuple(
     (dx, dy, s, 0.0) for s in SECOND_LOOK_SCALES for dx, dy in SECOND_LOOK_SHIFTS)
 """Every crop of a second look (:func:`vision.detect.crop_matrix` jitters), scale by scale."""
+_IN_PLACE = SECOND_LOOK.index((0.0, 0.0, 0.0, 0.0))
+_LOOK_AGAIN = SECOND_LOOK[:_IN_PLACE] + SECOND_LOOK[_IN_PLACE + 1 :]
+"""The second look's crops but the one in place at the proposal's own scale (the first look's)."""
 SECOND_LOOK_FROM = 0.3
 """A corner whose best card has at least this probability, but less than the threshold, is looked at
 again."""
@@ -377,11 +380,9 @@ class OnnxRecognizer:
             return
         colour = self.input_channels == 3
         # the crop in place at the proposal's own scale is the first look's: its reading is reused
-        first = SECOND_LOOK.index((0.0, 0.0, 0.0, 0.0))
-        jitters = SECOND_LOOK[:first] + SECOND_LOOK[first + 1 :]
-        crops = [detect.crop_corner(frame, corners[i], j, color=colour) for i in again for j in jitters]
-        more = self.infer(preprocess(crops)).reshape(len(again), len(jitters), -1)
-        more = np.concatenate([more[:, :first], probs[again][:, None], more[:, first:]], axis=1)
+        crops = [detect.crop_corner(frame, corners[i], j, color=colour) for i in again for j in _LOOK_AGAIN]
+        more = self.infer(preprocess(crops)).reshape(len(again), len(_LOOK_AGAIN), -1)
+        more = np.concatenate([more[:, :_IN_PLACE], probs[again][:, None], more[:, _IN_PLACE:]], axis=1)
         mean = more.reshape(len(again), len(SECOND_LOOK_SCALES), len(SECOND_LOOK_SHIFTS), -1).mean(axis=2)
         scale = mean[:, :, :NOT_INDEX].max(axis=2).argmax(axis=1)
         probs[again] = mean[np.arange(len(again)), scale]

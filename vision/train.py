@@ -462,15 +462,18 @@ def scene_reads(model_path: pathlib.Path, decks, seeds, threshold: float | None 
     look depend on it, so the reads do too. ``workers``: processes sharing the scenes (the reads
     come back in the order of ``seeds`` whatever the number)."""
     seeds = list(seeds)
-    if workers > 1 and len(seeds) > 1:
-        chunks = [seeds[i::workers] for i in range(workers)]
+    workers = max(1, min(workers, len(seeds)))
+    if workers == 1:
+        per_seed, readable = _scene_reads_one(model_path, decks, seeds, threshold)
+    else:  # worker i reads seeds i, i + workers, ...: put them back in place
         with mp.get_context("fork").Pool(workers) as pool:
-            parts = pool.starmap(_scene_reads_one, [(model_path, decks, c, threshold) for c in chunks])
-        by_seed = {tuple(np.atleast_1d(s)): r for part in parts for s, r in part[0]}
-        reads = [x for s in seeds for x in by_seed[tuple(np.atleast_1d(s))]]
-        return reads, sum(part[1] for part in parts)
-    per_seed, readable = _scene_reads_one(model_path, decks, seeds, threshold)
-    return [x for _, r in per_seed for x in r], readable
+            parts = pool.starmap(_scene_reads_one, [(model_path, decks, seeds[i::workers], threshold)
+                                                    for i in range(workers)])
+        per_seed = [[] for _ in seeds]
+        for i, (mine, _) in enumerate(parts):
+            per_seed[i::workers] = mine
+        readable = sum(n for _, n in parts)
+    return [x for r in per_seed for x in r], readable
 
 
 def _scene_reads_one(model_path, decks, seeds, threshold):  # type: ignore[no-untyped-def]
@@ -480,7 +483,7 @@ def _scene_reads_one(model_path, decks, seeds, threshold):  # type: ignore[no-un
 
     cv2.setNumThreads(1)
     rec = OnnxRecognizer(model_path, threads=1, threshold=threshold)
-    per_seed: list[tuple[object, list[tuple[float, bool]]]] = []
+    per_seed: list[list[tuple[float, bool]]] = []
     readable = 0
     for seed in seeds:
         scene = training_scene(np.random.default_rng(seed), decks)
@@ -494,7 +497,7 @@ def _scene_reads_one(model_path, decks, seeds, threshold):  # type: ignore[no-un
             ok = any(dist[j] < 0.45 * scene.card_width and scene.cards[j].face_up
                      and scene.cards[j].card == str(d.card) for j in np.argsort(dist)[:3])
             mine.append((float(d.confidence), bool(ok)))
-        per_seed.append((seed, mine))
+        per_seed.append(mine)
     return per_seed, readable
 
 
