@@ -185,7 +185,8 @@ def test_train_two_members_side_by_side_writes_one_calibrated_ensemble(tmp_path)
 
     out, stats = tmp_path / "ens.onnx", tmp_path / "stats.json"
     rc = train.main(["--scenes", "6", "--val-scenes", "3", "--epochs", "1", "--calib-scenes", "2",
-                     "--channels", "4", "--out", str(out), "--stats", str(stats), "--cache-dir", str(tmp_path)])
+                     "--epoch-crops", "40", "--channels", "4", "--out", str(out), "--stats", str(stats),
+                     "--cache-dir", str(tmp_path)])
     assert rc == 0
     meta = {p.key: p.value for p in onnx.load(str(out)).metadata_props}
     assert meta["ensemble"] == "mean of 2 models, the others where the first gives >= 0.9"
@@ -193,6 +194,7 @@ def test_train_two_members_side_by_side_writes_one_calibrated_ensemble(tmp_path)
     assert float(meta["threshold"]) >= 0.95  # the ensemble's floor
     figures = json.loads(stats.read_text())
     assert [(m["decks"], m["seed"]) for m in figures["members"]] == [("mix", 1), ("mix2", 2)]
+    assert all(m["train_crops"] > 40 and m["epoch_crops"] == 40 for m in figures["members"])  # the cap
     assert figures["gate"] == 0.9 and figures["calibration"]["val_scenes"] == 2
     x = np.random.default_rng(0).integers(0, 255, (5, CROP_H, CROP_W), np.uint8)
     probs = _run(out, x)

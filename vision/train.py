@@ -1,7 +1,8 @@
 """Train the index-corner classifier and export ``models/card_index.onnx``.
 
     python -m vision.train               # the shipped model -> models/card_index.onnx: two members
-                                         # (--decks mix,mix2), 8 epochs each, trained side by side
+                                         # (--decks mix,mix2), 8 epochs of 300,000 crops each
+                                         # (--epoch-crops), trained side by side
     python -m vision.train --decks mix   # one model (5000 scenes, 9 epochs, 20 channels)
     python -m vision.train --calibrate-only models/card_index.onnx --calib-scenes 600
                                          # threshold only (the shipped file's: 600 scenes)
@@ -253,6 +254,23 @@ def augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(x, 0, 255)
 
 
+EPOCH_CROPS = 300_000
+"""Crops an epoch trains on (``--epoch-crops``): a fresh random draw from all the training crops
+every epoch, index and not-index alike, so the classes keep their shares and every crop is likely
+seen over the epochs. It bounds the training time: the proposers made about 318,000 to 380,000
+training crops a member in the fifth session and, with the eighth session's split index print,
+416,000 to 440,000, whose epochs (270 to 425 s) took the two-member run past the hour."""
+
+
+def epoch_size(n: int, cap: int | None) -> int:
+    """Crops an epoch trains on: all ``n``, or ``cap`` when there are more (0 or None: no cap).
+
+    >>> epoch_size(416_004, 300_000), epoch_size(1_000, 300_000), epoch_size(1_000, 0)
+    (300000, 1000, 1000)
+    """
+    return min(n, cap) if cap else n
+
+
 def data_code_key() -> str:
     """A key of the code the training crops depend on: the renderer, the proposers and the labelling
     functions here (a change to the network or the training loop keeps the cached crops)."""
@@ -293,13 +311,14 @@ def train(args) -> int:
         cache.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(cache, x_tr=x_tr, y_tr=y_tr, x_va=x_va, y_va=y_va)
     t_data = time.time() - t_start
-    print(f"train {len(x_tr)} crops ({(y_tr != NOT_INDEX).mean():.0%} index), val {len(x_va)}; "
-          f"data {t_data:.0f}s", flush=True)
+    print(f"train {len(x_tr)} crops ({(y_tr != NOT_INDEX).mean():.0%} index; "
+          f"{epoch_size(len(x_tr), args.epoch_crops)} an epoch), val {len(x_va)}; data {t_data:.0f}s", flush=True)
     model = build_model(args.channels, 3 if color else 1, args.heads)
     # channels-last convolutions: about 1.2x faster on two threads and 1.6x on one (oneDNN)
     model = model.to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
-    steps = args.epochs * math.ceil(len(x_tr) / args.batch)
+    per_epoch = epoch_size(len(x_tr), args.epoch_crops)
+    steps = args.epochs * math.ceil(per_epoch / args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
     xv = torch.from_numpy(preprocess(x_va))
     # weight the "not an index" class up: a false read costs more than a missed one
@@ -310,7 +329,7 @@ def train(args) -> int:
         weights[NOT_INDEX] = 2.0
     for epoch in range(args.epochs):
         model.train()
-        perm = rng.permutation(len(x_tr))
+        perm = rng.permutation(len(x_tr))[:per_epoch]
         t0 = time.time()
         total = 0.0
         for b in range(0, len(perm), args.batch):
@@ -338,7 +357,7 @@ def train(args) -> int:
         pick = np.random.default_rng(args.seed).choice(len(x_va), min(3000, len(x_va)), replace=False)
         modelfile.quantize(pathlib.Path(args.out), pathlib.Path(args.out), x_va[pick])
         print(f"quantized to int8: {pathlib.Path(args.out).stat().st_size / 1e6:.2f} MB", flush=True)
-    stats = {"train_crops": int(len(x_tr)), "val_crops": int(len(x_va)), "val_acc": float(acc),
+    stats = {"train_crops": int(len(x_tr)), "epoch_crops": per_epoch, "val_crops": int(len(x_va)), "val_acc": float(acc),
              "data_minutes": round(t_data / 60, 1), "scenes": args.scenes, "epochs": args.epochs, "decks": args.decks,
              "small_cards": args.small_cards, "seed": args.seed}
     if args.calib_scenes:  # a member of an ensemble is calibrated as part of the ensemble instead
@@ -583,6 +602,9 @@ def main(argv=None) -> int:
     ap.add_argument("--val-scenes", type=int, default=400)
     ap.add_argument("--epochs", type=int, default=None,
                     help="default 9 for one model, 8 for each member of an ensemble (two members fit in the hour)")
+    ap.add_argument("--epoch-crops", type=int, default=EPOCH_CROPS,
+                    help="crops each epoch trains on, drawn afresh every epoch from all the training crops "
+                         "(0: all of them); bounds the training time")
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
