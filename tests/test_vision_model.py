@@ -14,6 +14,7 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 MODEL = REPO / "models" / "card_index.onnx"
 SEEN_FLOOR = 0.85
 UNSEEN_FLOOR = 0.65
+FACE_DOWN_FLOOR = 8  # seats of 12 with a back found face down (9; 2 before backs in hands were looked for)
 
 
 @pytest.fixture(scope="module")
@@ -192,6 +193,43 @@ def test_table_view_verdicts(recognizer):
     ok = [s for s, v in views.items() if v.identifiable]
     for s in ok:  # precision: anything called identifiable is exactly right
         assert sorted(map(str, views[s].cards)) == truth[s]
+
+
+def test_backs_lying_in_hands_make_seats_face_down_and_are_not_searched_for_indices(recognizer):
+    """A seat whose hand holds a face-down card is "face down" whatever else is read there, so
+    its zone gets no second search for index print (the pips of its face-up card would only feed
+    the classifier); a seat with no back is never called face down (chips are not backs)."""
+    from vision import render
+    from vision.config import load_camera_config
+    from vision.verdict import Reason
+    from vision.watch import TableWatcher
+
+    cam = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"stable_frames": 1})
+    flags = [True] * 20
+    for seat in (2, 5, 7, 10):
+        flags[2 * (seat - 1) + seat % 2] = False  # one card of the hand face down
+    asked: list[list[int] | None] = []
+    real = recognizer.recognize_zones
+
+    def spy(frame, jobs, felt=None, card_width=None, wanted=None):  # type: ignore[no-untyped-def]
+        asked.append(None if wanted is None else list(wanted))
+        return real(frame, jobs, felt, card_width, wanted)
+
+    recognizer.recognize_zones = spy
+    try:
+        face_down = 0
+        for seed in (5, 6, 7):
+            scene = render.render_table(np.random.default_rng(seed), render.TRAIN_DECKS, face_up=flags)
+            views = {v.seat: v for v in TableWatcher(cam, recognizer).watch(scene.image)}
+            for seat, v in views.items():
+                has_back = any(not t.face_up for t in scene.cards if t.seat == seat)
+                assert v.reason is not Reason.FACE_DOWN or has_back, (seed, seat)
+                face_down += v.reason is Reason.FACE_DOWN
+                if v.reason is Reason.FACE_DOWN:  # no search for more index print there
+                    assert asked[-1] is not None and asked[-1][seat - 1] == 0
+    finally:
+        del recognizer.recognize_zones
+    assert face_down >= FACE_DOWN_FLOOR, face_down
 
 
 def _render_table_png(tmp_path) -> pathlib.Path:

@@ -231,6 +231,57 @@ def test_glyph_corners_split_an_index_from_a_printed_line_touching_it(monkeypatc
     assert not proposes(detect.glyph_corners(masks, W, known=outline))
 
 
+def _felt(size: int = 420) -> np.ndarray:
+    frame = np.zeros((size, size, 3), np.uint8)
+    frame[:] = (30, 110, 30)
+    return frame
+
+
+def test_a_back_lying_under_a_face_card_is_found():
+    """A face-down card in a hand shows a strip of its back beside the face lying on it: its
+    outline is shared with the face, so only the pattern that is neither felt nor card white,
+    with a straight card side, tells it. The old search (whole regions of card stock) missed it."""
+    pytest.importorskip("PIL")
+    from vision import render
+
+    W = 72.0
+    frame = _felt()
+    deck = render.TRAIN_DECKS[0]
+    back = render._card_quad((185, 210), 8.0, W)
+    render._blit_card(frame, render.card_back(deck), back)
+    render._blit_card(frame, render.card_face(deck, "9c"), render._card_quad((215, 214), 8.0, W))
+    masks = detect.card_masks(frame, W)
+    assert detect.find_backs(masks, W) == []  # outline regions alone: the back shares one with the face
+    found = detect.find_backs(masks, W, image=frame)
+    assert len(found) == 1
+    assert np.linalg.norm(found[0].mean(axis=0) - back.mean(axis=0)) < 0.5 * W
+
+
+def test_chips_fingers_and_court_pictures_are_not_backs():
+    """Round chips (one cut straight by the frame's edge), a finger, and a king's picture are
+    neither felt nor card white, but none is a back: no straight card side, no felt around the
+    picture, no printed pattern in the finger. (With the card width known, a chip lying on the
+    felt used to pass for a back, and its seat was called face down.)"""
+    pytest.importorskip("PIL")
+    from vision import render
+
+    W = 72.0
+    frame = _felt()
+    rng = np.random.default_rng(3)
+    idmap = np.zeros(frame.shape[:2], np.int32)
+    render._blit_card(frame, render.card_face(render.TRAIN_DECKS[0], "Kh"), render._card_quad((300, 300), 5.0, W))
+    render._draw_chip(frame, idmap, 1, (90, 90), 0.45 * W, rng)
+    render._draw_chip(frame, idmap, 2, (400, 120), 0.45 * W, rng)  # cut by the right edge
+    render._draw_finger(frame, idmap, 3, (150, 330), -60.0, 1.6 * W, 0.3 * W, rng)
+    masks = detect.card_masks(frame, W)
+    assert detect.find_backs(masks, W, image=frame) == []
+    lone = _felt()
+    back = render._card_quad((210, 210), 20.0, W)
+    render._blit_card(lone, render.card_back(render.TRAIN_DECKS[0]), back)
+    found = detect.find_backs(detect.card_masks(lone, W), W, image=lone)  # a whole back is still a back
+    assert len(found) == 1 and np.linalg.norm(found[0].mean(axis=0) - back.mean(axis=0)) < 0.2 * W
+
+
 def test_mixed_training_decks_never_use_the_unseen_decks_pips():
     """The unseen-deck test stays blind: no mixed training deck draws its suits with a pip font of
     the unseen decks, and asking for one is refused by name."""

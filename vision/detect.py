@@ -461,13 +461,89 @@ def order_quad(quad: np.ndarray) -> list[list[float]]:
     return [[round(float(x), 1), round(float(y), 1)] for x, y in quad]
 
 
-def find_backs(masks: Masks, card_width: float | None, offset: tuple[int, int] = (0, 0)) -> list[np.ndarray]:
-    """Card backs: card-stock regions (and not-felt regions) whose inside is mostly not white.
+BACK_EDGE = 0.7
+"""The longest straight stretch a back's outline must have, in card widths: a back is a
+rectangle, a chip is round and has none (chips lying on the felt were taken for backs)."""
+BACK_TEXTURE = 0.45
+"""Share of the pixels inside a partly covered back where the absolute Laplacian of the grey
+image exceeds 12 grey levels: its printed pattern. The other things that are neither felt nor
+card stock in a hand (chips, fingers) are smooth by comparison; a back printed in one flat
+colour is missed, never invented."""
+FELT_REACH = 0.08
+HALF_CLOSE = 0.06
+BACK_FELT_SIDE = 0.45
+BACK_FELT = 0.15
+"""Share of a back's outline that must touch the felt: a court card's picture, which is neither
+card white nor felt either, lies inside its own card's white."""
+
+
+def _longest_edge(contour: np.ndarray, tol: float, shape: tuple[int, ...] | None = None) -> float:
+    """Length of the longest side of ``contour`` simplified to within ``tol`` pixels; with the
+    ``shape`` of the image it was found in, sides along the image's border (where the zone cuts a
+    chip or a finger straight) do not count."""
+    import cv2
+
+    poly = cv2.approxPolyDP(contour, tol, True).reshape(-1, 2).astype(np.float64)
+    if len(poly) < 2:
+        return 0.0
+    nxt = np.roll(poly, -1, axis=0)
+    length = np.linalg.norm(nxt - poly, axis=1)
+    if shape is not None:
+        h, w = shape[:2]
+        for axis, far in ((0, w - 1), (1, h - 1)):
+            for edge in (0.0, float(far)):
+                length[(np.abs(poly[:, axis] - edge) <= 2) & (np.abs(nxt[:, axis] - edge) <= 2)] = 0.0
+    return float(length.max())
+
+
+def _felt_share(contour: np.ndarray, felt_near: np.ndarray) -> float:
+    """Share of the points of ``contour`` that lie on or next to the felt (``felt_near``: the
+    not-foreground mask, dilated)."""
+    pts = contour.reshape(-1, 2)
+    return float((felt_near[pts[:, 1], pts[:, 0]] > 0).mean())
+
+
+FELT_SIDE_SHARE = 0.6
+
+
+def _felt_side(contour: np.ndarray, tol: float, felt_near: np.ndarray) -> float:
+    """Length of the longest side of ``contour`` (simplified to within ``tol`` pixels) that lies
+    against the felt along at least 60% of its length, sides along the image's border left out:
+    a back's own straight side. A court card's picture has straight sides, but against its own
+    card's white; a chip lying on the felt has no straight side."""
+    import cv2
+
+    poly = cv2.approxPolyDP(contour, tol, True).reshape(-1, 2).astype(np.float64)
+    h, w = felt_near.shape
+    best = 0.0
+    for a, b in zip(poly, np.roll(poly, -1, axis=0)):
+        length = float(np.linalg.norm(b - a))
+        if length <= best:
+            continue
+        if any(abs(a[i] - e) <= 2 and abs(b[i] - e) <= 2 for i, far in ((0, w - 1), (1, h - 1)) for e in (0, far)):
+            continue
+        t = np.linspace(0.0, 1.0, max(2, int(length / 2)))
+        pts = np.rint(a + (b - a) * t[:, None]).astype(int)
+        pts[:, 0] = np.clip(pts[:, 0], 0, w - 1)
+        pts[:, 1] = np.clip(pts[:, 1], 0, h - 1)
+        if float((felt_near[pts[:, 1], pts[:, 0]] > 0).mean()) >= FELT_SIDE_SHARE:
+            best = length
+    return best
+
+
+def find_backs(masks: Masks, card_width: float | None, offset: tuple[int, int] = (0, 0),
+               image: np.ndarray | None = None) -> list[np.ndarray]:
+    """Card backs: card-stock regions (and not-felt regions) whose inside is mostly not white, and,
+    given the zone's ``image`` (BGR) and the card width, backs lying partly under or over the
+    face-up cards of a hand.
 
     A back is a patterned field, perhaps in a white margin, so little of its inside is white where
-    a face is mostly white. Regions come from the split card mask (so overlapping backs count one
-    each; a partly hidden back counts when at least a quarter of it shows) and, for backs with no
-    white margin, from the not-felt mask. Returns 4x2 boxes in frame pixels.
+    a face is mostly white. Whole backs come from the split card mask (so overlapping backs count
+    one each; a partly hidden back counts when at least a quarter of it shows) and, for backs with
+    no white margin, from the not-felt mask; their outline must have a straight side of at least
+    :data:`BACK_EDGE` card widths. A back in a hand shares its outline with the faces beside it, so
+    it is looked for in what is neither felt nor card white (:func:`_covered_backs`). Returns 4x2
+    boxes in frame pixels.
     """
     import cv2
 
@@ -475,8 +551,11 @@ def find_backs(masks: Masks, card_width: float | None, offset: tuple[int, int] =
     area_card = card_width * card_width * ASPECT if card_width else None
     out: list[np.ndarray] = []
     centres: list[np.ndarray] = []
+    # the felt and a little more: a back's white margin lies between its pattern and the felt
+    reach = 2 * int(round(FELT_REACH * card_width)) + 1 if card_width else 5
+    felt_near = cv2.dilate(cv2.bitwise_not(masks.foreground), np.ones((reach, reach), np.uint8))
     for mask in (masks.white, masks.foreground):
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)  # every point: the felt share
         for c in contours:
             area = cv2.contourArea(c)
             if area < 200:
@@ -485,10 +564,13 @@ def find_backs(masks: Masks, card_width: float | None, offset: tuple[int, int] =
             w, h = rect[1]
             if min(w, h) <= 0 or area / (w * h) < 0.7:
                 continue
-            if area_card is not None:
-                if not 0.25 * area_card < area < 1.4 * area_card:
-                    continue
+            if area_card is not None and card_width is not None:
+                if not 0.25 * area_card < area < 1.4 * area_card or min(w, h) < 0.5 * card_width:
+                    continue  # (half a width across at least: a finger is a third)
             elif not 1.25 < max(w, h) / min(w, h) < 1.6:
+                continue
+            side = float(card_width) if card_width else min(w, h)
+            if _longest_edge(c, 0.03 * side, mask.shape) < BACK_EDGE * side or _felt_share(c, felt_near) < BACK_FELT:
                 continue
             x, y, bw, bh = cv2.boundingRect(c)
             m = np.zeros((bh, bw), np.uint8)
@@ -501,6 +583,62 @@ def find_backs(masks: Masks, card_width: float | None, offset: tuple[int, int] =
                 continue
             centres.append(centre)
             out.append((cv2.boxPoints(rect) + np.array(offset, np.float32)).astype(np.float32))
+    if image is not None and card_width:
+        for box in _covered_backs(masks, float(card_width), image, felt_near):
+            centre = box.mean(axis=0) + np.array(offset)
+            if any(np.linalg.norm(centre - q) < 0.3 * card_width for q in centres):
+                continue
+            centres.append(centre)
+            out.append(box + np.array(offset, np.float32))
+    return out
+
+
+def _covered_backs(masks: Masks, card_width: float, image: np.ndarray, felt_near: np.ndarray) -> list[np.ndarray]:
+    """Backs lying in a hand, partly under or over its faces (boxes in zone pixels).
+
+    What is neither felt nor bright card white, its pattern's gaps closed (a tenth of a card
+    width) and opened by a fifth of a width (print, thin shadows and most of a finger fall away):
+    a region at least a quarter of a card in area and a fifth of a width across, with a straight
+    side of :data:`BACK_EDGE` widths, touching the felt along :data:`BACK_FELT` of its outline (a
+    court card's picture lies inside its own white), and patterned inside (:data:`BACK_TEXTURE`:
+    chips and fingers are smooth). A back printed in one flat colour is missed, so the seat shows its
+    card as covered or missing rather than face down; nothing here ever makes a seat identifiable.
+    """
+    import cv2
+
+    if masks.raw is None:
+        return []
+    W = card_width
+    rest = cv2.bitwise_and(masks.foreground, cv2.bitwise_not(masks.raw))
+    # at half resolution (a sixteenth of the work; the shapes judged are a card's size): closed,
+    # then opened with round kernels (a square one gives a chip or two the straight sides of a card)
+    h, w = rest.shape
+    half = np.ascontiguousarray(rest[: h - h % 2 : 2, : w - w % 2 : 2])
+    close, opening = (max(3, int(round(f * W / 2)) | 1) for f in (HALF_CLOSE, 0.2))
+    disc = lambda k: cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))  # noqa: E731
+    half = cv2.morphologyEx(half, cv2.MORPH_CLOSE, disc(close))
+    half = cv2.morphologyEx(half, cv2.MORPH_OPEN, disc(opening))
+    contours, _ = cv2.findContours(half, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out: list[np.ndarray] = []
+    for c in contours:
+        c = np.minimum(c * 2, np.array([w - 1, h - 1], np.int32))  # back to zone pixels
+        if cv2.contourArea(c) < 0.25 * W * W * ASPECT:
+            continue
+        rect = cv2.minAreaRect(c)
+        if min(rect[1]) < 0.2 * W or _longest_edge(c, 0.03 * W, rest.shape) < BACK_EDGE * W:
+            continue
+        if _felt_side(c, 0.03 * W, felt_near) < BACK_FELT_SIDE * W:
+            continue
+        x, y, bw, bh = cv2.boundingRect(c)
+        inside = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(inside, [c - np.array([x, y])], -1, 255, -1)
+        inside = cv2.erode(inside, np.ones((5, 5), np.uint8)) > 0
+        if not inside.any():
+            continue
+        grey = cv2.cvtColor(np.ascontiguousarray(image[y : y + bh, x : x + bw]), cv2.COLOR_BGR2GRAY)
+        if float((np.abs(cv2.Laplacian(grey, cv2.CV_16S))[inside] > 12).mean()) < BACK_TEXTURE:
+            continue
+        out.append(cv2.boxPoints(rect).astype(np.float32))
     return out
 
 

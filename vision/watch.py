@@ -31,16 +31,18 @@ def zones_evidence(frame: np.ndarray, zones: Sequence[SeatZone], recognizer: Rec
                    wanted: int | None = None) -> list[SeatEvidence]:
     """:func:`zone_evidence` for several zones; a recogniser that can (``recognize_zones``) reads
     every zone's corner crops in one model call, and with ``wanted`` (the cards a hand has) looks
-    harder only in the zones where fewer cards were read."""
+    harder only in the zones where fewer cards were read and no card lies face down (a back makes
+    the seat not identifiable whatever else is read there)."""
     h, w = frame.shape[:2]
     rois = [zone.bounds(w, h) for zone in zones]
     masks = [detect.card_masks(frame[y : y + rh, x : x + rw], card_width, felt) if rw and rh else None
              for x, y, rw, rh in rois]
     live = [k for k, m in enumerate(masks) if m is not None]
+    backs = {k: _zone_backs(zones[k], rois[k], masks[k], card_width, frame) for k in live}  # type: ignore[arg-type]
     found: dict[int, list[Detection]] = {}
     if hasattr(recognizer, "recognize_zones"):
-        dets = recognizer.recognize_zones(frame, [(rois[k], masks[k]) for k in live], felt, card_width,
-                                          None if wanted is None else [wanted] * len(live))
+        more = None if wanted is None else [0 if backs[k][1] else wanted for k in live]
+        dets = recognizer.recognize_zones(frame, [(rois[k], masks[k]) for k in live], felt, card_width, more)
         found = dict(zip(live, dets))
     elif hasattr(recognizer, "recognize_masks"):
         found = {k: recognizer.recognize_masks(frame, rois[k], masks[k], felt, card_width) for k in live}
@@ -52,19 +54,25 @@ def zones_evidence(frame: np.ndarray, zones: Sequence[SeatZone], recognizer: Rec
         if m is None:
             out.append(SeatEvidence(zone.seat))
             continue
-        out.append(_finish_zone(zone, rois[k], m, found[k], card_width))
+        out.append(_finish_zone(zone, rois[k], m, found[k], *backs[k]))
     return out
 
 
+def _zone_backs(zone: SeatZone, roi: tuple[int, int, int, int], masks: detect.Masks, card_width: float | None,
+                frame: np.ndarray) -> tuple[float | None, list[np.ndarray]]:
+    """The card width used in a zone and the card backs lying in it (:func:`~vision.detect.find_backs`)."""
+    x, y, rw, rh = roi
+    width = card_width or detect.estimate_card_width(masks.white)
+    backs = detect.find_backs(masks, width, (x, y), frame[y : y + rh, x : x + rw])
+    return width, [b for b in backs if zone.contains(*b.mean(axis=0))]
+
+
 def _finish_zone(zone: SeatZone, roi: tuple[int, int, int, int], masks: detect.Masks, dets: list[Detection],
-                 card_width: float | None) -> SeatEvidence:
+                 width: float | None, backs: list[np.ndarray]) -> SeatEvidence:
     import cv2
 
     x, y, rw, rh = roi
     dets = [d for d in dets if zone.contains(*d.center)]
-    width = card_width or detect.estimate_card_width(masks.white)
-    backs = detect.find_backs(masks, width, (x, y))
-    backs = [b for b in backs if zone.contains(*b.mean(axis=0))]
     unexplained = 0.0
     if width:
         poly = np.array(zone.polygon, np.float32) - np.array([x, y], np.float32)
