@@ -462,19 +462,27 @@ def order_quad(quad: np.ndarray) -> list[list[float]]:
 
 
 BACK_EDGE = 0.7
-"""The longest straight stretch a back's outline must have, in card widths: a back is a
-rectangle, a chip is round and has none (chips lying on the felt were taken for backs)."""
-BACK_TEXTURE = 0.45
-"""Share of the pixels inside a partly covered back where the absolute Laplacian of the grey
-image exceeds 12 grey levels: its printed pattern. The other things that are neither felt nor
-card stock in a hand (chips, fingers) are smooth by comparison; a back printed in one flat
-colour is missed, never invented."""
-FELT_REACH = 0.08
-HALF_CLOSE = 0.06
-BACK_FELT_SIDE = 0.45
+"""The longest straight side a back's outline must have, in card widths: a back is a rectangle,
+a chip is round and has none (chips lying on the felt were taken for backs)."""
 BACK_FELT = 0.15
-"""Share of a back's outline that must touch the felt: a court card's picture, which is neither
-card white nor felt either, lies inside its own card's white."""
+"""Share of a whole back's outline that must touch the felt: a court card's picture, cut out of
+its card's white by the line search, lies inside that white."""
+BACK_FELT_SIDE = 0.45
+"""Length (card widths) of the straight side, lying against the felt along
+:data:`FELT_SIDE_SHARE` of its length, that a back in a hand must show (:func:`_felt_side`)."""
+FELT_SIDE_SHARE = 0.6
+"""Share of a side's length that must lie against the felt for :func:`_felt_side`."""
+FELT_REACH = 0.08
+"""How far (card widths) from the felt an outline still counts as touching it: a back's white
+margin lies between its pattern and the felt."""
+BACK_CLOSE, BACK_OPEN = 0.06, 0.2
+"""Kernels (card widths) that close a back's pattern into one region and open away print, thin
+shadows and fingers, in :func:`_covered_backs`."""
+BACK_TEXTURE = 0.45
+"""Share of the pixels inside a back in a hand where the absolute Laplacian of the grey image
+exceeds 12 grey levels: its printed pattern. The other things that are neither felt nor card
+stock in a hand (chips, fingers) are smooth by comparison; a back printed in one flat colour is
+missed, never invented."""
 
 
 def _longest_edge(contour: np.ndarray, tol: float, shape: tuple[int, ...] | None = None) -> float:
@@ -503,12 +511,9 @@ def _felt_share(contour: np.ndarray, felt_near: np.ndarray) -> float:
     return float((felt_near[pts[:, 1], pts[:, 0]] > 0).mean())
 
 
-FELT_SIDE_SHARE = 0.6
-
-
 def _felt_side(contour: np.ndarray, tol: float, felt_near: np.ndarray) -> float:
     """Length of the longest side of ``contour`` (simplified to within ``tol`` pixels) that lies
-    against the felt along at least 60% of its length, sides along the image's border left out:
+    against the felt along :data:`FELT_SIDE_SHARE` of its length, sides along the image's border left out:
     a back's own straight side. A court card's picture has straight sides, but against its own
     card's white; a chip lying on the felt has no straight side."""
     import cv2
@@ -596,13 +601,14 @@ def find_backs(masks: Masks, card_width: float | None, offset: tuple[int, int] =
 def _covered_backs(masks: Masks, card_width: float, image: np.ndarray, felt_near: np.ndarray) -> list[np.ndarray]:
     """Backs lying in a hand, partly under or over its faces (boxes in zone pixels).
 
-    What is neither felt nor bright card white, its pattern's gaps closed (a tenth of a card
-    width) and opened by a fifth of a width (print, thin shadows and most of a finger fall away):
-    a region at least a quarter of a card in area and a fifth of a width across, with a straight
-    side of :data:`BACK_EDGE` widths, touching the felt along :data:`BACK_FELT` of its outline (a
-    court card's picture lies inside its own white), and patterned inside (:data:`BACK_TEXTURE`:
-    chips and fingers are smooth). A back printed in one flat colour is missed, so the seat shows its
-    card as covered or missing rather than face down; nothing here ever makes a seat identifiable.
+    What is neither felt nor bright card white, closed (:data:`BACK_CLOSE`) into regions and
+    opened (:data:`BACK_OPEN`: print, thin shadows and most of a finger fall away): a region at
+    least a quarter of a card in area and a fifth of a width across, with a straight side of
+    :data:`BACK_EDGE` widths, one of :data:`BACK_FELT_SIDE` widths against the felt (a court
+    card's picture, even with a chip lying on it, has straight sides only against its card's
+    white), and patterned inside (:data:`BACK_TEXTURE`: chips and fingers are smooth). A back
+    printed in one flat colour is missed, so the seat shows its card as covered or missing
+    rather than face down; a back found only ever makes a seat not identifiable.
     """
     import cv2
 
@@ -614,7 +620,7 @@ def _covered_backs(masks: Masks, card_width: float, image: np.ndarray, felt_near
     # then opened with round kernels (a square one gives a chip or two the straight sides of a card)
     h, w = rest.shape
     half = np.ascontiguousarray(rest[: h - h % 2 : 2, : w - w % 2 : 2])
-    close, opening = (max(3, int(round(f * W / 2)) | 1) for f in (HALF_CLOSE, 0.2))
+    close, opening = (max(3, int(round(f * W / 2)) | 1) for f in (BACK_CLOSE, BACK_OPEN))
     disc = lambda k: cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))  # noqa: E731
     half = cv2.morphologyEx(half, cv2.MORPH_CLOSE, disc(close))
     half = cv2.morphologyEx(half, cv2.MORPH_OPEN, disc(opening))

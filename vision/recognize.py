@@ -457,10 +457,35 @@ class OnnxRecognizer:
         if width is not None:
             corners = detect.find_corners(frame, width, roi, masks, felt)
             return assemble(corners, self.read_corners(frame, corners), self.threshold)
+        sub = frame if roi is None else frame[roi[1] : roi[1] + roi[3], roi[0] : roi[0] + roi[2]]
         if masks is None:
-            sub = frame if roi is None else frame[roi[1] : roi[1] + roi[3], roi[0] : roi[0] + roi[2]]
             masks = detect.card_masks(sub, None, felt)
-        return self._search_width(frame, roi, masks, felt)[1]
+        dets = self._search_width(frame, roi, masks, felt)[1]
+        if any(d.card is not None and d.confidence >= self.threshold for d in dets):
+            return dets
+        return self._read_smaller(sub, (0, 0) if roi is None else roi[:2], felt) or dets
+
+    def _read_smaller(self, sub: np.ndarray, origin: tuple[int, int],
+                      felt: tuple[float, float, float] | None) -> list[Detection]:
+        """Cards wider than the width search reaches (a close photograph: cards 300 to 1,000
+        pixels wide, fanned so that no whole card gives the width): ``sub`` read again halved,
+        quartered, and so on while its short side can still hold a card of the smallest rung of
+        :data:`~vision.detect.WIDTH_LADDER`; the first size with a read at or above the threshold
+        gives the detections, in the frame's pixels (``origin``: the top-left of ``sub`` there).
+        Only when the frame as it is gives no sure read, so frames the ladder covers read as before.
+        """
+        import cv2
+
+        small = sub
+        while True:
+            h, w = small.shape[:2]
+            if min(h, w) // 2 < detect.WIDTH_LADDER[0] * detect.ASPECT:
+                return []
+            small = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+            dets = self._search_width(small, None, detect.card_masks(small, None, felt), felt)[1]
+            if any(d.card is not None and d.confidence >= self.threshold for d in dets):
+                sx, sy = sub.shape[1] / small.shape[1], sub.shape[0] / small.shape[0]
+                return [_scaled(d, sx, sy, origin) for d in dets]
 
     def _search_width(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None, masks: detect.Masks,
                       felt: tuple[float, float, float] | None) -> tuple[float, list[Detection]]:
@@ -495,6 +520,14 @@ class OnnxRecognizer:
             best = max((best, best * (1 - step), best * (1 + step)), key=score)
         corners = detect.find_corners(frame, best, roi, masks, felt)
         return best, assemble(corners, self.read_corners(frame, corners), self.threshold)
+
+
+def _scaled(d: Detection, sx: float, sy: float, origin: tuple[int, int]) -> Detection:
+    """``d`` found in a frame scaled by ``1/sx, 1/sy`` and cropped at ``origin``, in the
+    original frame's pixels."""
+    x0, y0 = origin
+    return dataclasses.replace(d, corners=tuple((x * sx + x0, y * sy + y0) for x, y in d.corners),
+                               read_at=tuple((x * sx + x0, y * sy + y0, ux, uy) for x, y, ux, uy in d.read_at))
 
 
 def _gray_near(frame: np.ndarray, corners: Sequence[detect.Corner]) -> np.ndarray:
