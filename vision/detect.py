@@ -485,23 +485,18 @@ stock in a hand (chips, fingers) are smooth by comparison; a back printed in one
 missed, never invented."""
 
 
-def _longest_edge(contour: np.ndarray, tol: float, shape: tuple[int, ...] | None = None) -> float:
-    """Length of the longest side of ``contour`` simplified to within ``tol`` pixels; with the
-    ``shape`` of the image it was found in, sides along the image's border (where the zone cuts a
-    chip or a finger straight) do not count."""
-    import cv2
-
-    poly = cv2.approxPolyDP(contour, tol, True).reshape(-1, 2).astype(np.float64)
-    if len(poly) < 2:
-        return 0.0
+def _sides(contour: np.ndarray, tol: float, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The sides of ``contour`` simplified to within ``tol`` pixels: their starts, their ends and
+    their lengths, where a side along the border of the image of ``shape`` counts as 0 (the zone
+    cuts a chip or a finger straight there)."""
+    poly = _polygon(contour, tol)
     nxt = np.roll(poly, -1, axis=0)
     length = np.linalg.norm(nxt - poly, axis=1)
-    if shape is not None:
-        h, w = shape[:2]
-        for axis, far in ((0, w - 1), (1, h - 1)):
-            for edge in (0.0, float(far)):
-                length[(np.abs(poly[:, axis] - edge) <= 2) & (np.abs(nxt[:, axis] - edge) <= 2)] = 0.0
-    return float(length.max())
+    h, w = shape[:2]
+    for axis, far in ((0, w - 1), (1, h - 1)):
+        for edge in (0.0, float(far)):
+            length[(np.abs(poly[:, axis] - edge) <= 2) & (np.abs(nxt[:, axis] - edge) <= 2)] = 0.0
+    return poly, nxt, length
 
 
 def _felt_share(contour: np.ndarray, felt_near: np.ndarray) -> float:
@@ -511,28 +506,21 @@ def _felt_share(contour: np.ndarray, felt_near: np.ndarray) -> float:
     return float((felt_near[pts[:, 1], pts[:, 0]] > 0).mean())
 
 
-def _felt_side(contour: np.ndarray, tol: float, felt_near: np.ndarray) -> float:
-    """Length of the longest side of ``contour`` (simplified to within ``tol`` pixels) that lies
-    against the felt along :data:`FELT_SIDE_SHARE` of its length, sides along the image's border left out:
-    a back's own straight side. A court card's picture has straight sides, but against its own
-    card's white; a chip lying on the felt has no straight side."""
-    import cv2
-
-    poly = cv2.approxPolyDP(contour, tol, True).reshape(-1, 2).astype(np.float64)
+def _felt_side(starts: np.ndarray, ends: np.ndarray, lengths: np.ndarray, felt_near: np.ndarray) -> float:
+    """Length of the longest of the sides (:func:`_sides`) that lies against the felt along
+    :data:`FELT_SIDE_SHARE` of its length: a back's own straight side. A court card's picture has
+    straight sides, but against its own card's white; a chip lying on the felt has none."""
     h, w = felt_near.shape
     best = 0.0
-    for a, b in zip(poly, np.roll(poly, -1, axis=0)):
-        length = float(np.linalg.norm(b - a))
+    for a, b, length in zip(starts, ends, lengths):
         if length <= best:
-            continue
-        if any(abs(a[i] - e) <= 2 and abs(b[i] - e) <= 2 for i, far in ((0, w - 1), (1, h - 1)) for e in (0, far)):
             continue
         t = np.linspace(0.0, 1.0, max(2, int(length / 2)))
         pts = np.rint(a + (b - a) * t[:, None]).astype(int)
         pts[:, 0] = np.clip(pts[:, 0], 0, w - 1)
         pts[:, 1] = np.clip(pts[:, 1], 0, h - 1)
         if float((felt_near[pts[:, 1], pts[:, 0]] > 0).mean()) >= FELT_SIDE_SHARE:
-            best = length
+            best = float(length)
     return best
 
 
@@ -575,7 +563,7 @@ def find_backs(masks: Masks, card_width: float | None, offset: tuple[int, int] =
             elif not 1.25 < max(w, h) / min(w, h) < 1.6:
                 continue
             side = float(card_width) if card_width else min(w, h)
-            if _longest_edge(c, 0.03 * side, mask.shape) < BACK_EDGE * side or _felt_share(c, felt_near) < BACK_FELT:
+            if _sides(c, 0.03 * side, mask.shape)[2].max() < BACK_EDGE * side or _felt_share(c, felt_near) < BACK_FELT:
                 continue
             x, y, bw, bh = cv2.boundingRect(c)
             m = np.zeros((bh, bw), np.uint8)
@@ -631,9 +619,10 @@ def _covered_backs(masks: Masks, card_width: float, image: np.ndarray, felt_near
         if cv2.contourArea(c) < 0.25 * W * W * ASPECT:
             continue
         rect = cv2.minAreaRect(c)
-        if min(rect[1]) < 0.2 * W or _longest_edge(c, 0.03 * W, rest.shape) < BACK_EDGE * W:
+        if min(rect[1]) < 0.2 * W:
             continue
-        if _felt_side(c, 0.03 * W, felt_near) < BACK_FELT_SIDE * W:
+        sides = _sides(c, 0.03 * W, rest.shape)
+        if sides[2].max() < BACK_EDGE * W or _felt_side(*sides, felt_near) < BACK_FELT_SIDE * W:
             continue
         x, y, bw, bh = cv2.boundingRect(c)
         inside = np.zeros((bh, bw), np.uint8)

@@ -461,7 +461,7 @@ class OnnxRecognizer:
         if masks is None:
             masks = detect.card_masks(sub, None, felt)
         dets = self._search_width(frame, roi, masks, felt)[1]
-        if any(d.card is not None and d.confidence >= self.threshold for d in dets):
+        if self._any_sure(dets):
             return dets
         return self._read_smaller(sub, (0, 0) if roi is None else roi[:2], felt) or dets
 
@@ -483,9 +483,13 @@ class OnnxRecognizer:
                 return []
             small = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
             dets = self._search_width(small, None, detect.card_masks(small, None, felt), felt)[1]
-            if any(d.card is not None and d.confidence >= self.threshold for d in dets):
+            if self._any_sure(dets):
                 sx, sy = sub.shape[1] / small.shape[1], sub.shape[0] / small.shape[0]
                 return [_scaled(d, sx, sy, origin) for d in dets]
+
+    def _any_sure(self, dets: Sequence[Detection]) -> bool:
+        """Whether any of ``dets`` is a card read at or above the threshold."""
+        return any(d.card is not None and d.confidence >= self.threshold for d in dets)
 
     def _search_width(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None, masks: detect.Masks,
                       felt: tuple[float, float, float] | None) -> tuple[float, list[Detection]]:
