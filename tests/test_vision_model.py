@@ -319,9 +319,9 @@ def test_cli_calibrate(tmp_path, capsys):
 
 def test_print_colour_of_rendered_indices_under_tinted_light() -> None:
     """The suit colour check judges the print against the card stock: red indices are red and black
-    ones black in two-colour decks, under warm or cold light; four-colour decks' blue diamonds and
-    green clubs are judged neither (never refused for colour); a black index read as a red suit is
-    made unreadable."""
+    ones black in two-colour decks, under warm or cold light; four-colour decks' diamonds are blue
+    and clubs green; a black index read as a red suit, and a blue diamond read as a spade (two of
+    the seven wrong reads left on 1,000 seen-deck benchmark scenes), are made unreadable."""
     from vision import detect, render
     from vision.recognize import Reading, print_colour, suit_colour_check
 
@@ -339,10 +339,22 @@ def test_print_colour_of_rendered_indices_under_tinted_light() -> None:
             for card, want in (("Kh", "red"), ("7d", "red"), ("Qs", "black"), ("4c", "black")):
                 frame, corner = index_crop(deck, card, tint)
                 assert print_colour(detect.crop_corner(frame, corner, color=True)) == want, (deck.name, card, tint)
-    four = next(d for d in render.TRAIN_DECKS if d.four_colour)
-    for card in ("7d", "4c"):
-        frame, corner = index_crop(four, card, (1.0, 1.0, 1.0))
-        assert print_colour(detect.crop_corner(frame, corner, color=True)) is None, card
+    fours = [d for d in render.TRAIN_DECKS if d.four_colour]
+    assert len(fours) >= 3
+    judged = 0
+    for tint in ((1.0, 1.0, 1.0), (0.75, 0.9, 1.1), (1.1, 1.0, 0.8)):
+        for deck in fours:
+            for card, want in (("7d", "blue"), ("4c", "green"), ("Kh", "red"), ("Qs", "black")):
+                frame, corner = index_crop(deck, card, tint)
+                got = print_colour(detect.crop_corner(frame, corner, color=True))
+                # thin print mixes with the stock: unclear (never refused) is allowed, another colour not
+                assert got in (want, None), (deck.name, card, tint, got)
+                judged += got == want
+    assert judged >= 0.9 * 4 * 3 * len(fours)
+    frame, corner = index_crop(fours[0], "Ad", (1.0, 1.0, 1.0))
+    assert suit_colour_check(Reading(Card.parse("As"), 0.99), frame, corner).card is None
+    assert suit_colour_check(Reading(Card.parse("Ac"), 0.99), frame, corner).card is None
+    assert suit_colour_check(Reading(Card.parse("Ad"), 0.99), frame, corner).card == Card.parse("Ad")
     frame, corner = index_crop(two_colour[0], "As", (1.0, 1.0, 1.0))
     assert suit_colour_check(Reading(Card.parse("Ad"), 0.99), frame, corner).card is None
     assert suit_colour_check(Reading(Card.parse("As"), 0.99), frame, corner).card == Card.parse("As")
