@@ -3,6 +3,7 @@ safety on ten-seat table views, and per-frame latency on one core.
 
     python bench/bench_vision.py --scenes 300 --tables 40 [--json var/bench.json]
     python bench/bench_vision.py --scenes 0 --tables 100 --seat-seed 616161 --skip-latency   # seats only
+    python bench/bench_vision.py --scenes 1000 --tables 0 --skip-latency --sets seen   # wrong reads
 
 Scenes are rendered from seeds no training run uses (``default_rng([424242, i])``). Deck sets: seen
 (the training decks), unseen (procedural decks never trained on) and, when it has been fetched
@@ -159,6 +160,10 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-latency", action="store_true")
     ap.add_argument("--seat-seed", type=int, default=515151,
                     help="first seed of the ten-seat tables (another seed: more tables, the same kind)")
+    ap.add_argument("--scene-seed", type=int, default=424242,
+                    help="first seed of the scenes (another seed: more scenes, the same kind)")
+    ap.add_argument("--sets", default="seen,unseen,letele",
+                    help="deck sets to read, comma-separated (seen, unseen, letele)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     rec = OnnxRecognizer(args.model, threads=1)
@@ -166,14 +171,20 @@ def main(argv=None) -> int:
     if not args.skip_latency:
         out["latency"] = latency(rec)
         print(json.dumps(out["latency"]), flush=True)
-    sets = [("seen", render.TRAIN_DECKS), ("unseen", render.UNSEEN_DECKS)]
-    if render.available((render.LETELE,)):  # fetched by `python -m vision.fetch_deck`
-        sets.append(("letele", (render.LETELE,)))
-    else:
-        print("letele deck not fetched (python -m vision.fetch_deck): left out", flush=True)
+    wanted = [w.strip() for w in args.sets.split(",") if w.strip()]
+    unknown = sorted(set(wanted) - {"seen", "unseen", "letele"})
+    if unknown:
+        ap.error(f"--sets: unknown deck set(s) {', '.join(unknown)}; expected seen, unseen, letele")
+    sets = [(name, decks) for name, decks in (("seen", render.TRAIN_DECKS), ("unseen", render.UNSEEN_DECKS))
+            if name in wanted]
+    if "letele" in wanted:
+        if render.available((render.LETELE,)):  # fetched by `python -m vision.fetch_deck`
+            sets.append(("letele", (render.LETELE,)))
+        else:
+            print("letele deck not fetched (python -m vision.fetch_deck): left out", flush=True)
     for name, decks in sets:
         if args.scenes:
-            out[f"reads_{name}"] = read_accuracy(rec, decks, args.scenes)
+            out[f"reads_{name}"] = read_accuracy(rec, decks, args.scenes, args.scene_seed)
             print(name, json.dumps({k: v for k, v in out[f"reads_{name}"].items() if k != "wrong_examples"}), flush=True)
         if args.tables:
             out[f"seats_{name}"] = seat_safety(rec, decks, args.tables, args.seat_seed)
