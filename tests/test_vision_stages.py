@@ -99,7 +99,7 @@ def test_two_cards_of_a_tight_fan_are_both_read_but_one_card_read_two_ways_is_no
 
 def test_a_small_club_or_spade_must_be_surer_than_the_threshold():
     """Precision first: on cards narrower than 70 pixels the classifier's one confident mistake is
-    a club for a spade or the reverse (9 of 11 wrong reads on 1,200 fresh validation scenes), so a
+    a club for a spade or the reverse (8 of 11 wrong reads on 1,200 fresh validation scenes), so a
     black suit there must reach the stricter threshold or stay unreadable; red suits, wider cards
     and two corners that agree are judged as before."""
     from vision.recognize import SMALL_BLACK_THRESHOLD, SMALL_CARD_WIDTH

@@ -64,7 +64,6 @@ looked at only to check the rule): 5 wrong reads -> 2, for 1.5 points of recall.
 single threshold lets 6 through at 0.985 for 4.8 points (models/README.md, "Tenth session")."""
 
 
-
 @dataclasses.dataclass(frozen=True)
 class Reading:
     """The classifier's verdict on one index corner."""
