@@ -93,8 +93,17 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     felt_h, felt_s, felt_v = felt if felt is not None else felt_stats(frame)
     s_thr = max(35.0, min(90.0, felt_s * 0.45))
     v_thr = max(70.0, min(200.0, felt_v * 1.15 + 10))
-    # s < s_thr and v > v_thr, as whole numbers (cv2.inRange is many times faster than numpy here)
-    raw0 = cv2.inRange(hsv, (0, 0, math.floor(v_thr) + 1), (255, math.ceil(s_thr) - 1, 255))
+    # not felt: hue more than 12 from the felt's (round the hue circle), or unsaturated, or dark
+    fg = cv2.LUT(hsv[..., 0], _off_hue(int(felt_h)))
+    unsat = cv2.inRange(s, 0, math.ceil(s_thr) - 1)
+    fg |= unsat
+    fg |= cv2.inRange(v, 0, math.ceil(felt_v * 0.45) - 1)
+    # card stock: unsaturated and brighter than the felt around it (the threshold follows the light)
+    thr = _card_threshold(v, fg, card_width, felt_v, v_thr)
+    if thr is None:
+        raw0 = cv2.inRange(hsv, (0, 0, math.floor(v_thr) + 1), (255, math.ceil(s_thr) - 1, 255))
+    else:
+        raw0 = cv2.bitwise_and(unsat, cv2.compare(v, thr, cv2.CMP_GT))
     raw = cv2.morphologyEx(raw0, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(raw, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     white = np.zeros_like(raw)
@@ -111,12 +120,49 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
             cv2.line(white, (int(x0), int(y0)), (int(x1), int(y1)), 0, 2)
             cv2.line(ink, (int(x0), int(y0)), (int(x1), int(y1)), 0, 2)
     white = cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    # not felt: hue more than 12 from the felt's (round the hue circle), or unsaturated, or dark
-    fg = cv2.LUT(hsv[..., 0], _off_hue(int(felt_h)))
-    fg |= cv2.inRange(s, 0, math.ceil(s_thr) - 1)
-    fg |= cv2.inRange(v, 0, math.ceil(felt_v * 0.45) - 1)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return Masks(white, fg, raw, filled, ink)
+
+
+LIGHT_STEP = 16
+"""The felt's light is measured on a grid this many pixels apart."""
+LIGHT_SIGMA = 2.0
+"""... in card widths: how far round a pixel the felt's light is averaged."""
+
+
+def _card_threshold(v: np.ndarray, fg: np.ndarray, card_width: float | None, felt_v: float,
+                    v_thr: float) -> np.ndarray | None:
+    """The brightness card stock must exceed at every pixel (uint8): ``v_thr``, set for the frame's
+    median felt ``felt_v``, scaled by the felt's own brightness round the pixel; ``None`` where
+    the frame shows too little felt to tell.
+
+    The felt's brightness is its pixels' values averaged with a Gaussian weight of
+    :data:`LIGHT_SIGMA` card widths (normalised convolution, so the cards' own pixels leave holes
+    rather than bias it), on a grid :data:`LIGHT_STEP` pixels apart and scaled back up. Cards lit
+    as the felt round them keep their contrast with it where a lamp or the table's shadow makes
+    the felt itself darker or brighter than its median.
+    """
+    import cv2
+
+    h, w = v.shape
+    gw, gh = w // LIGHT_STEP, h // LIGHT_STEP
+    if gw == 0 or gh == 0:
+        return None
+    # whole blocks only: an area resize by a whole factor is a block mean, and many times faster
+    hb, wb = gh * LIGHT_STEP, gw * LIGHT_STEP
+    felt = cv2.bitwise_not(fg[:hb, :wb])
+    num = cv2.resize(cv2.bitwise_and(v[:hb, :wb], felt), (gw, gh), interpolation=cv2.INTER_AREA).astype(np.float32)
+    den = cv2.resize(felt, (gw, gh), interpolation=cv2.INTER_AREA).astype(np.float32) * (1.0 / 255.0)
+    if float(den.mean()) < 0.05:
+        return None
+    sigma = LIGHT_SIGMA * (card_width if card_width else max(h, w) / 12.0) / LIGHT_STEP
+    num = cv2.GaussianBlur(num, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+    den = cv2.GaussianBlur(den, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+    # where no felt is near, the frame's median felt
+    weight = np.clip(den * 20.0, 0.0, 1.0)
+    local = num / np.maximum(den, 1e-6) * weight + felt_v * (1.0 - weight)
+    thr = np.clip(local * (v_thr / max(felt_v, 1.0)), 70.0, 200.0).astype(np.uint8)
+    return cv2.resize(thr, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 @functools.lru_cache(maxsize=180)
