@@ -81,7 +81,8 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
                felt: tuple[float, float, float] | None = None) -> Masks:
     """Masks of card-white and of not-felt pixels in a BGR frame.
 
-    Card stock is bright and unsaturated against the felt. Holes (pips, indices) are filled, then
+    Card stock is unsaturated and brighter than the felt round it (:func:`_card_threshold`: the
+    threshold follows the light across the frame). Holes (pips, indices) are filled, then
     long straight edges inside the white area (where one card lies on another and shades it) are
     cut out so overlapping cards fall apart into separate regions.
     """
@@ -127,7 +128,8 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
 LIGHT_STEP = 16
 """The felt's light is measured on a grid this many pixels apart."""
 LIGHT_SIGMA = 2.0
-"""... in card widths: how far round a pixel the felt's light is averaged."""
+"""How far round a pixel the felt's light is averaged: the Gaussian's sigma in card widths (a
+twelfth of the frame's longer side stands in for the width when it is not known)."""
 
 
 def _card_threshold(v: np.ndarray, fg: np.ndarray, card_width: float | None, felt_v: float,
