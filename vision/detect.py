@@ -99,12 +99,10 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     unsat = cv2.inRange(s, 0, math.ceil(s_thr) - 1)
     fg |= unsat
     fg |= cv2.inRange(v, 0, math.ceil(felt_v * 0.45) - 1)
-    # card stock: unsaturated and brighter than the felt around it (the threshold follows the light)
+    # card stock: unsaturated and brighter than the felt around it (the threshold follows the light;
+    # the frame's one threshold where too little felt shows)
     thr = _card_threshold(v, fg, card_width, felt_v, v_thr)
-    if thr is None:
-        raw0 = cv2.inRange(hsv, (0, 0, math.floor(v_thr) + 1), (255, math.ceil(s_thr) - 1, 255))
-    else:
-        raw0 = cv2.bitwise_and(unsat, cv2.compare(v, thr, cv2.CMP_GT))
+    raw0 = cv2.bitwise_and(unsat, cv2.compare(v, float(math.floor(v_thr)) if thr is None else thr, cv2.CMP_GT))
     raw = cv2.morphologyEx(raw0, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(raw, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     white = np.zeros_like(raw)
