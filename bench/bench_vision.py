@@ -165,6 +165,10 @@ def main(argv=None) -> int:
     ap.add_argument("--sets", default="seen,unseen,letele",
                     help="deck sets to read, comma-separated (seen, unseen, letele)")
     args = ap.parse_args(argv)
+    try:  # a deck drawn in a fallback font is another deck: refuse rather than measure it
+        render.require_fonts(render.TRAIN_DECKS + render.UNSEEN_DECKS)
+    except RuntimeError as e:
+        ap.error(str(e))
     cv2.setNumThreads(1)
     rec = OnnxRecognizer(args.model, threads=1)
     out = {"date": time.strftime("%Y-%m-%d"), "model": pathlib.Path(args.model).name, "threshold": rec.threshold}

@@ -409,3 +409,23 @@ def test_cards_in_the_tables_shadow_are_card_stock(monkeypatch):
     assert len(detect.find_corners(frame, W, masks=masks, glyphs=False)) >= 6  # two index corners a card
     monkeypatch.setattr(detect, "_card_threshold", lambda *a: None)  # one threshold for the frame
     assert covered(detect.card_masks(frame, W))[0] < 0.05
+
+
+def test_a_deck_whose_font_this_machine_lacks_is_named_before_anything_is_measured(monkeypatch) -> None:
+    """fontconfig draws a missing family in another font without a word, and a deck drawn so is
+    another deck: the benchmark and the training refuse to run on it, naming the fonts and the
+    packages that have them."""
+    import shutil
+
+    from vision import render, train
+
+    if shutil.which("fc-match") is None:
+        pytest.skip("fontconfig (fc-match) is not installed")
+    ghost = render.DeckStyle("ghost", "No Such Family Anywhere:bold", "glyph:Nor This One")
+    assert render.missing_fonts([ghost]) == ["No Such Family Anywhere", "Nor This One"]
+    with pytest.raises(RuntimeError, match="No Such Family Anywhere.*apt-get install fonts-dejavu"):
+        render.require_fonts([ghost])
+    # the training refuses before it renders anything when a deck's font is missing
+    monkeypatch.setattr(render, "ALL_DECKS", render.ALL_DECKS + (ghost,))
+    with pytest.raises(SystemExit):
+        train.main(["--calibrate-only", "nosuch.onnx"])

@@ -276,6 +276,42 @@ def _font_file(pattern: str) -> str | None:
     return out or None
 
 
+FONT_PACKAGES = "fonts-dejavu fonts-liberation fonts-freefont-ttf fonts-urw-base35 fonts-noto-core"
+"""Debian's packages of the fonts the decks are drawn in."""
+
+
+@functools.lru_cache(maxsize=256)
+def _font_family_found(pattern: str) -> bool:
+    """Whether fontconfig has the family ``pattern`` names (``fc-match`` falls back to another
+    family, silently, when it has not)."""
+    if shutil.which("fc-match") is None:
+        return False
+    try:
+        out = subprocess.run(["fc-match", "-f", "%{family}", pattern], capture_output=True, text=True,
+                             timeout=10, check=False).stdout
+    except OSError:
+        return False
+    want = pattern.split(":")[0].strip().lower()
+    return want in {f.strip().lower() for f in out.split(",")}
+
+
+def missing_fonts(decks: Sequence[DeckStyle]) -> list[str]:
+    """The font families the ``decks`` name (index and pip fonts) that this machine lacks: drawn
+    in a fallback font, such a deck is another deck, and figures measured on it mean nothing."""
+    patterns = {d.font for d in decks if d.font} | {d.pips[6:] for d in decks if d.pips.startswith("glyph:")}
+    return sorted({p.split(":")[0] for p in patterns if not _font_family_found(p)})
+
+
+def require_fonts(decks: Sequence[DeckStyle]) -> None:
+    """Raise ``RuntimeError`` naming the missing font families of ``decks`` (:func:`missing_fonts`)
+    and the packages that have them. The benchmark and the training call it; tests and the demo
+    draw with whatever fonts there are."""
+    missing = missing_fonts(decks)
+    if missing:
+        raise RuntimeError(f"fonts missing for the decks: {', '.join(missing)} (fontconfig would draw them in "
+                           f"another font); on Debian: apt-get install {FONT_PACKAGES}")
+
+
 @functools.lru_cache(maxsize=256)
 def _font(pattern: str, size: int):  # -> PIL.ImageFont
     from PIL import ImageFont
