@@ -125,12 +125,84 @@ def test_gated_ensemble_asks_the_second_model_only_where_the_first_reads_a_card(
     assert np.allclose(_run(gated, nothing), _run(a, nothing), atol=1e-6)
 
 
-def test_shipped_model_is_a_gated_ensemble_of_int8_models() -> None:
+def test_shipped_model_is_a_gated_ensemble_of_int8_models_behind_a_front_gate() -> None:
     m = onnx.load(str(DEFAULT_MODEL))
     meta = {p.key: p.value for p in m.metadata_props}
     assert meta["ensemble"].startswith("mean of 2 models")
     assert meta["quantized"].startswith("int8")
-    assert sum(n.op_type == "ScatterND" for n in m.graph.node) == 1
+    assert meta["front_gate"].startswith("a small model reads every crop first")
+    assert sum(n.op_type == "ScatterND" for n in m.graph.node) == 2  # the front gate's and the ensemble's
+
+
+def _gate_graph():  # type: ignore[no-untyped-def]
+    """A gate with a known score: the sigmoid of a crop's largest standardised value (a crop with
+    one bright mark scores high, a flat or noisy one lower)."""
+    nodes = [helper.make_node("ReduceMax", ["crops"], ["m"], axes=[1, 2, 3], keepdims=0, name="max"),
+             helper.make_node("Unsqueeze", ["m", "ax"], ["mu"], name="unsq"),
+             helper.make_node("Sigmoid", ["mu"], ["keep"], name="sig")]
+    g = helper.make_graph(nodes, "gate", [helper.make_tensor_value_info("crops", TensorProto.FLOAT, ["n", 1, CROP_H, CROP_W])],
+                          [helper.make_tensor_value_info("keep", TensorProto.FLOAT, ["n", 1])],
+                          [numpy_helper.from_array(np.array([1], np.int64), "ax")])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    return m
+
+
+def test_front_gate_runs_the_model_only_on_the_crops_it_keeps(data, tmp_path) -> None:
+    x, _, a, b = data
+    inner = tmp_path / "ens.onnx"
+    modelfile.ensemble([a, b], inner, gate=0.8)
+    gate = tmp_path / "gate.onnx"
+    onnx.save_model(_gate_graph(), str(gate))
+    score = _run(gate, x)[:, 0]
+    cut = float(np.median(score))
+    out = tmp_path / "front.onnx"
+    modelfile.front_gate(gate, inner, out, cut)
+    want, got = _run(inner, x), _run(out, x)
+    kept = score >= cut
+    assert 0 < kept.sum() < len(x)
+    assert np.allclose(got[kept], want[kept], atol=1e-6)
+    refused = np.zeros(NOT_INDEX + 1, np.float32)
+    refused[NOT_INDEX] = 1.0
+    assert np.array_equal(got[~kept], np.tile(refused, ((~kept).sum(), 1)))  # "not an index", for sure
+    assert _run(out, x[:0]).shape == (0, NOT_INDEX + 1)  # an empty batch
+    # nothing kept at all, and everything kept
+    modelfile.front_gate(gate, inner, tmp_path / "none.onnx", 0.999999)
+    assert np.array_equal(_run(tmp_path / "none.onnx", x[:5]), np.tile(refused, (5, 1)))
+    modelfile.front_gate(gate, inner, tmp_path / "all.onnx", 1e-6)
+    assert np.allclose(_run(tmp_path / "all.onnx", x), want, atol=1e-6)
+    # the model's metadata and threshold go with it; the recogniser runs it like any model file
+    rec = OnnxRecognizer(out)
+    meta = rec.session.get_modelmeta().custom_metadata_map
+    assert rec.threshold == 0.9 and meta["ensemble"].startswith("mean of 2 models") and "front_gate" in meta
+    with pytest.raises(ValueError, match="gate"):
+        modelfile.front_gate(gate, inner, tmp_path / "x.onnx", 1.0)
+
+
+def test_front_gate_distilled_from_a_model_keeps_every_crop_it_reads_surely(data, tmp_path) -> None:
+    """:func:`train.add_front_gate` on real rendered crops: the gate it trains may refuse only crops
+    the model does not read as a card, never one it reads at 0.9 or more; the file it writes gives
+    the model's own probabilities wherever the gate keeps the crop."""
+    pytest.importorskip("torch", reason="PyTorch (training extra) is not installed")
+    x, _, a, _ = data
+    out = tmp_path / "front.onnx"
+    stats = train.add_front_gate(a, out, x[::2], x[1::2], epochs=2, threads=1)
+    assert stats["val_refused_sure"] == 0
+    assert stats["val_refused_read"] <= max(1, int(train.FRONT_GATE_MISS * len(x)))
+    want, got = _run(a, x), _run(out, x)
+    kept = got[:, NOT_INDEX] < 1.0
+    assert np.allclose(got[kept], want[kept], atol=1e-6)
+    assert 0 < (~kept).sum() < len(x)  # it does refuse crops, not all
+    val = np.zeros(len(x), bool)
+    val[1::2] = True
+    assert not (val & ~kept & (want[:, :NOT_INDEX].max(1) >= train.FRONT_GATE_SURE)).any()
+
+
+def test_front_gate_only_refuses_a_missing_or_already_gated_model(tmp_path) -> None:
+    with pytest.raises(SystemExit, match="no model file"):
+        train.main(["--front-gate-only", str(tmp_path / "nosuch.onnx")])
+    with pytest.raises(SystemExit, match="already has a front gate"):
+        train.main(["--front-gate-only", str(DEFAULT_MODEL), "--out", str(tmp_path / "x.onnx")])
 
 
 def test_ensemble_refuses_a_single_model_and_a_bad_gate(data, tmp_path) -> None:
@@ -193,6 +265,11 @@ def test_train_two_members_side_by_side_writes_one_calibrated_ensemble(tmp_path)
     assert meta["quantized"].startswith("int8")
     assert float(meta["threshold"]) >= 0.95  # the ensemble's floor
     figures = json.loads(stats.read_text())
+    # a front gate, or (this toy ensemble reads too little to fit one to) none, and the reason why
+    if "front_gate" in meta:
+        assert figures["front_gate"]["val_refused_sure"] == 0
+    else:
+        assert "no front gate can be fitted" in figures["front_gate"]["skipped"]
     assert [(m["decks"], m["seed"]) for m in figures["members"]] == [("mix", 1), ("mix2", 2)]
     assert all(m["train_crops"] > 40 and m["epoch_crops"] == 40 for m in figures["members"])  # the cap
     assert figures["gate"] == 0.9 and figures["calibration"]["val_scenes"] == 2

@@ -147,6 +147,64 @@ def ensemble(members: Sequence[pathlib.Path], out: pathlib.Path, gate: float | N
     onnx.save_model(merged, str(out), save_as_external_data=False)
 
 
+def front_gate(gate_model: pathlib.Path, model: pathlib.Path, out: pathlib.Path, gate: float) -> None:
+    """Write ``model`` behind a front gate: ``gate_model`` (input ``crops``, output ``keep``, one
+    probability a crop) reads every crop, and ``model`` only the crops it keeps with at least
+    ``gate``; every other crop comes out as "not an index" (probability 1 for class 52).
+
+    The gate is trained to keep what ``model`` reads as a card with :data:`GATE_KEEP` or more
+    (:func:`vision.train.train_front_gate`), so it drops only crops the recogniser would throw away:
+    a reading below that is neither looked at again nor assembled into a card. It is a few percent
+    of ``model``'s work per crop, and most crops a frame makes are not an index.
+    """
+    import onnx
+    from onnx import compose, helper, numpy_helper
+
+    g, m = _load(gate_model), _load(model)
+    inp, outp = m.graph.input[0].name, m.graph.output[0].name
+    if g.graph.input[0].name != inp:
+        raise ValueError(f"{gate_model}: input {g.graph.input[0].name!r} is not {inp!r}")
+    if not 0.0 < gate < 1.0:
+        raise ValueError(f"gate must be between 0 and 1, got {gate}")
+    g = compose.add_prefix(g, "fg_", rename_inputs=False, rename_outputs=True)
+    m = compose.add_prefix(m, "fm_", rename_inputs=True, rename_outputs=True)
+    nodes = list(g.graph.node)
+    inits = list(g.graph.initializer) + list(m.graph.initializer)
+    const = lambda name, value, dtype=np.float32: inits.append(numpy_helper.from_array(np.array(value, dtype), name))  # noqa: E731
+    node = lambda op, ins, outs_, **kw: nodes.append(helper.make_node(op, ins, outs_, name=outs_[0], **kw))  # noqa: E731
+    const("fg_gate", gate)
+    const("fg_flat", [-1], np.int64)
+    const("fg_c0", [0], np.int64)
+    const("fg_c1", [1], np.int64)
+    const("fg_classes", [53], np.int64)
+    const("fg_refused", [[0.0] * 52 + [1.0]])
+    node("Reshape", [g.graph.output[0].name, "fg_flat"], ["fg_score"])
+    node("GreaterOrEqual", ["fg_score", "fg_gate"], ["fg_mask"])
+    node("NonZero", ["fg_mask"], ["fg_nz"])               # 1 x K
+    node("Transpose", ["fg_nz"], ["fg_idx"], perm=[1, 0])  # K x 1
+    node("Squeeze", ["fg_nz", "fg_c0"], ["fg_rows"])       # K
+    node("Gather", [inp, "fg_rows"], [m.graph.input[0].name], axis=0)
+    nodes += list(m.graph.node)
+    node("Shape", [inp], ["fg_shape"])
+    node("Slice", ["fg_shape", "fg_c0", "fg_c1"], ["fg_n"])
+    node("Concat", ["fg_n", "fg_classes"], ["fg_out_shape"], axis=0)
+    node("Expand", ["fg_refused", "fg_out_shape"], ["fg_default"])
+    node("ScatterND", ["fg_default", "fg_idx", m.graph.output[0].name], [outp])
+    first = _load(model)
+    graph = helper.make_graph(nodes, "card_index_gated", [first.graph.input[0]], [first.graph.output[0]], inits)
+    merged = helper.make_model(graph, opset_imports=first.opset_import, producer_name="vision.modelfile")
+    merged.ir_version = first.ir_version
+    _copy_metadata(first, merged)
+    _set(merged, "front_gate", f"a small model reads every crop first; the rest only those it keeps at >= {gate:.4g}")
+    onnx.checker.check_model(merged)
+    onnx.save_model(merged, str(out), save_as_external_data=False)
+
+
+GATE_KEEP = 0.3
+"""What the front gate is trained to keep: crops the classifier reads as a card with at least this
+probability (:data:`vision.recognize.SECOND_LOOK_FROM`; below it a reading is thrown away)."""
+
+
 def _set(model, key: str, value: str) -> None:  # type: ignore[no-untyped-def]
     for p in model.metadata_props:
         if p.key == key:
