@@ -13,6 +13,9 @@ calibrated on validation crops): convolutions, pooling and the hidden layer run 
 times faster on one CPU core; the last layer (the heads' logits) stays in float, so the softmax keeps
 the resolution the threshold needs near 1 (quantised logits cap every probability well below it).
 
+*Front gate* (:func:`front_gate`, trained by :func:`vision.train.add_front_gate`): a small model reads
+every crop first and the classifier only the crops it keeps; the rest are "not an index".
+
 *Ensembles*: the members' probabilities averaged. Two models trained from different seeds rarely
 make the same confident mistake, so the mean is confident where both are, and refuses where one
 hesitates: the precision-first way to read more cards at one error rate.
@@ -160,14 +163,14 @@ def front_gate(gate_model: pathlib.Path, model: pathlib.Path, out: pathlib.Path,
     import onnx
     from onnx import compose, helper, numpy_helper
 
-    g, m = _load(gate_model), _load(model)
-    inp, outp = m.graph.input[0].name, m.graph.output[0].name
+    g, first = _load(gate_model), _load(model)
+    inp, outp = first.graph.input[0].name, first.graph.output[0].name
     if g.graph.input[0].name != inp:
         raise ValueError(f"{gate_model}: input {g.graph.input[0].name!r} is not {inp!r}")
     if not 0.0 < gate < 1.0:
         raise ValueError(f"gate must be between 0 and 1, got {gate}")
     g = compose.add_prefix(g, "fg_", rename_inputs=False, rename_outputs=True)
-    m = compose.add_prefix(m, "fm_", rename_inputs=True, rename_outputs=True)
+    m = compose.add_prefix(first, "fm_", rename_inputs=True, rename_outputs=True)
     nodes = list(g.graph.node)
     inits = list(g.graph.initializer) + list(m.graph.initializer)
     const = lambda name, value, dtype=np.float32: inits.append(numpy_helper.from_array(np.array(value, dtype), name))  # noqa: E731
@@ -190,7 +193,6 @@ def front_gate(gate_model: pathlib.Path, model: pathlib.Path, out: pathlib.Path,
     node("Concat", ["fg_n", "fg_classes"], ["fg_out_shape"], axis=0)
     node("Expand", ["fg_refused", "fg_out_shape"], ["fg_default"])
     node("ScatterND", ["fg_default", "fg_idx", m.graph.output[0].name], [outp])
-    first = _load(model)
     graph = helper.make_graph(nodes, "card_index_gated", [first.graph.input[0]], [first.graph.output[0]], inits)
     merged = helper.make_model(graph, opset_imports=first.opset_import, producer_name="vision.modelfile")
     merged.ir_version = first.ir_version
