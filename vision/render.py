@@ -264,35 +264,31 @@ def deck_by_name(name: str) -> DeckStyle:
 # --------------------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=64)
-def _font_file(pattern: str) -> str | None:
+@functools.lru_cache(maxsize=256)
+def _fc_match(pattern: str, fmt: str) -> str:
+    """``fc-match -f FMT PATTERN``: what fontconfig gives for ``pattern`` ("" without fontconfig)."""
     if shutil.which("fc-match") is None:
-        return None
+        return ""
     try:
-        out = subprocess.run(["fc-match", "-f", "%{file}", pattern], capture_output=True, text=True,
-                             timeout=10, check=False).stdout.strip()
+        return subprocess.run(["fc-match", "-f", fmt, pattern], capture_output=True, text=True,
+                              timeout=10, check=False).stdout.strip()
     except OSError:
-        return None
-    return out or None
+        return ""
+
+
+def _font_file(pattern: str) -> str | None:
+    return _fc_match(pattern, "%{file}") or None
 
 
 FONT_PACKAGES = "fonts-dejavu fonts-liberation fonts-freefont-ttf fonts-urw-base35 fonts-noto-core"
 """Debian's packages of the fonts the decks are drawn in."""
 
 
-@functools.lru_cache(maxsize=256)
 def _font_family_found(pattern: str) -> bool:
     """Whether fontconfig has the family ``pattern`` names (``fc-match`` falls back to another
     family, silently, when it has not)."""
-    if shutil.which("fc-match") is None:
-        return False
-    try:
-        out = subprocess.run(["fc-match", "-f", "%{family}", pattern], capture_output=True, text=True,
-                             timeout=10, check=False).stdout
-    except OSError:
-        return False
     want = pattern.split(":")[0].strip().lower()
-    return want in {f.strip().lower() for f in out.split(",")}
+    return want in {f.strip().lower() for f in _fc_match(pattern, "%{family}").split(",")}
 
 
 def missing_fonts(decks: Sequence[DeckStyle]) -> list[str]:
