@@ -248,6 +248,29 @@ def test_train_small_cards_share_draws_small_scenes_and_refuses_a_bad_share() ->
             train.main(["--small-cards", bad, "--calibrate-only", "x.onnx"])
 
 
+def test_train_convs_builds_the_deeper_trunk_and_refuses_another_depth(capsys) -> None:
+    """``--convs 5`` adds a second convolution to the last two stages; the crop still comes out
+    6 x 3 and the heads are the same. Any other depth is refused by name."""
+    torch = pytest.importorskip("torch", reason="PyTorch (training extra) is not installed")
+
+    def convs(model):  # type: ignore[no-untyped-def]
+        return [m for m in model.modules() if isinstance(m, torch.nn.Conv2d)]
+
+    shallow, deep = train.build_model(8), train.build_model(8, convs=5)
+    assert [c.out_channels for c in convs(shallow)] == [8, 16, 32]
+    assert [c.out_channels for c in convs(deep)] == [8, 16, 16, 32, 32]
+    x = torch.zeros(3, 1, CROP_H, CROP_W)
+    deep.eval()
+    with torch.no_grad():
+        probs = train.model_probs(deep, x)
+    assert probs.shape == (3, NOT_INDEX + 1) and torch.allclose(probs.sum(1), torch.ones(3))
+    with pytest.raises(ValueError, match="convs must be one of"):
+        train.build_model(8, convs=4)
+    with pytest.raises(SystemExit):
+        train.main(["--convs", "4", "--calibrate-only", "x.onnx"])
+    assert "--convs: invalid choice: 4" in capsys.readouterr().err
+
+
 def test_train_two_members_side_by_side_writes_one_calibrated_ensemble(tmp_path) -> None:
     """The shipped recipe end to end at toy size: two members (their own decks and seeds) trained in
     two processes, each quantised, then the gated ensemble, its threshold from whole scenes."""
