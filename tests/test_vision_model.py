@@ -159,9 +159,20 @@ def test_second_look_reads_near_misses_without_guessing(recognizer):
     a scale, and take the mean readings of their best scale: on seeded scenes of decks never
     trained on, some of those near misses then read right at the threshold, and none reads a card
     that is not there. (Eighth session: of 144 near misses in these 40 scenes 15 rise to the
-    threshold, all right; the single-scale look of the seventh raised 3 of 85.)"""
+    threshold, all right; the single-scale look of the seventh raised 3 of 85. Twelfth session's
+    model: 20 of 104 rise, and one more, a 4h of a 61-pixel card, to a 4c at 0.965, below what a
+    club on a card that small must reach, so the recogniser keeps it unreadable.)"""
     from vision import detect, render
+    from vision.recognize import SMALL_BLACK_THRESHOLD, SMALL_CARD_WIDTH
     from vision.train import label_corners
+
+    def sure(r, width: float) -> bool:  # type: ignore[no-untyped-def]
+        """A read the recogniser keeps: at the threshold, and a small club or spade at
+        :data:`SMALL_BLACK_THRESHOLD` (applied when cards are assembled)."""
+        need = recognizer.threshold
+        if r.card.suit in "cs" and width < SMALL_CARD_WIDTH:
+            need = max(need, SMALL_BLACK_THRESHOLD)
+        return r.confidence >= need
 
     raised = wrong = near = 0
     for i in range(40):
@@ -172,12 +183,12 @@ def test_second_look_reads_near_misses_without_guessing(recognizer):
         there = {t.card for t in scene.cards if t.face_up}
         once = recognizer.read_corners(scene.image, corners, second_look=False)
         twice = recognizer.read_corners(scene.image, corners, second_look=True)
-        for lab, a, b in zip(labels, once, twice):
+        for corner, lab, a, b in zip(corners, labels, once, twice):
             if a.card is not None and a.confidence >= recognizer.threshold:
                 assert b == a  # sure reads are not looked at again
                 continue
             near += a.card is not None and a.confidence >= 0.3
-            if b.card is not None and b.confidence >= recognizer.threshold:
+            if b.card is not None and sure(b, corner.width):
                 raised += lab == b.card.index
                 wrong += str(b.card) not in there
     assert near >= 40

@@ -777,9 +777,9 @@ def main(argv=None) -> int:
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--channels", type=int, default=20, help="width of the first conv layer")
-    ap.add_argument("--convs", type=int, choices=CONVS, default=3,
-                    help="convolutions in the trunk: 3 (one a stage, the shipped model) or 5 (two in the last two stages)")
+    ap.add_argument("--channels", type=int, default=16, help="width of the first conv layer")
+    ap.add_argument("--convs", type=int, choices=CONVS, default=5,
+                    help="convolutions in the trunk: 5 (two in the last two stages, the shipped model) or 3 (one a stage)")
     ap.add_argument("--bf16", choices=("auto", "on", "off"), default="auto",
                     help="train in bfloat16 (autocast; the weights and the exported model stay float32): "
                          "auto = where the CPU has AMX or AVX-512 bfloat16 (BF16_FLAGS)")
