@@ -1,12 +1,16 @@
 """Train the index-corner classifier and export ``models/card_index.onnx``.
 
     python -m vision.train               # the shipped model -> models/card_index.onnx: two members
-                                         # (--decks mix,mix2), 8 epochs of 300,000 crops each
-                                         # (--epoch-crops), trained side by side, and a front gate
+                                         # (--decks mix,mix2) of five convolutions (--convs 5
+                                         # --channels 16), 8 epochs of 300,000 crops each
+                                         # (--epoch-crops), trained side by side (in bfloat16 where
+                                         # the CPU has it, --bf16), and a front gate
     python -m vision.train --front-gate-only models/card_index.onnx --decks mix --scenes 3000 \
         --val-scenes 400                 # only the front gate, before an exported model (the shipped
                                          # file's, eleventh session; the threshold is kept)
-    python -m vision.train --decks mix   # one model (5000 scenes, 9 epochs, 20 channels)
+    python -m vision.train --decks mix   # one model (5000 scenes, 9 epochs)
+    python -m vision.train --convs 3 --channels 20   # the three-convolution members of the models
+                                         # up to the eleventh session
     python -m vision.train --calibrate-only models/card_index.onnx --calib-scenes 600
                                          # threshold only (the shipped file's: 600 scenes)
     python -m vision.train --input color ...   # BGR crops, 3-channel model (tried, not shipped)
