@@ -156,7 +156,7 @@ def front_gate(gate_model: pathlib.Path, model: pathlib.Path, out: pathlib.Path,
     ``gate``; every other crop comes out as "not an index" (probability 1 for class 52).
 
     The gate is trained to keep what ``model`` reads as a card with :data:`GATE_KEEP` or more
-    (:func:`vision.train.train_front_gate`), so it drops only crops the recogniser would throw away:
+    (:func:`vision.train.add_front_gate`), so it drops only crops the recogniser would throw away:
     a reading below that is neither looked at again nor assembled into a card. It is a few percent
     of ``model``'s work per crop, and most crops a frame makes are not an index.
     """
