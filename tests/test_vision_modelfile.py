@@ -301,6 +301,28 @@ def test_train_two_members_side_by_side_writes_one_calibrated_ensemble(tmp_path)
     assert probs.shape == (5, NOT_INDEX + 1) and np.allclose(probs.sum(1), 1, atol=1e-3)
 
 
+@pytest.mark.timeout(180)
+def test_training_processes_start_fresh_after_opencv_used_threads_here() -> None:
+    """A process forked after OpenCV ran work on several threads deadlocks at its first
+    ``cv2.setNumThreads`` (the pool's state is copied mid-use): this test process, or a training
+    run that already rendered, would hang in calibration. Training's pools start fresh
+    interpreters, so the reads come back, the same as one process reads them."""
+    import cv2
+
+    before = cv2.getNumThreads()
+    try:
+        cv2.setNumThreads(2)
+        for _ in range(3):
+            cv2.GaussianBlur(np.random.default_rng(0).random((1500, 1500), np.float32), (31, 31), 5)
+        seeds = [[60606, 0], [60606, 1]]
+        two = train.scene_reads(DEFAULT_MODEL, train.render.TRAIN_DECKS, seeds, workers=2)
+    finally:
+        cv2.setNumThreads(before)
+    assert train.PROCESSES.get_start_method() == "spawn"
+    assert two == train.scene_reads(DEFAULT_MODEL, train.render.TRAIN_DECKS, seeds, workers=1)
+    assert two[1] > 0 and len(two[0]) > 0
+
+
 def test_calibration_tries_thresholds_from_the_floor_up_each_in_its_own_pass(monkeypatch) -> None:
     """The recogniser reads scenes differently at every threshold (its width search and second look
     depend on it), so wrong reads need not fall as the threshold rises. Each threshold is judged on

@@ -45,6 +45,14 @@ from vision.recognize import N_CLASSES, NOT_INDEX, preprocess
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 
+PROCESSES = mp.get_context("spawn")
+"""How training starts its processes (members, rendering pools, calibration pools): each a fresh
+interpreter. A forked child inherits the parent's thread pools in whatever state fork caught them
+(OpenCV's, PyTorch's, onnxruntime's), and OpenCV's deadlocks the child's first
+``cv2.setNumThreads`` when the parent used it from several threads before forking, as a test
+process or a training run that already rendered, trained or calibrated has done. Starting a
+process costs about a second."""
+
 
 def label_corners(scene: render.Scene, corners: list[detect.Corner]) -> list[int | None]:
     """Label each corner candidate: card index, ``NOT_INDEX``, or ``None`` (ambiguous, skip)."""
@@ -156,7 +164,7 @@ def make_dataset(first_seed: int, n: int, decks_name: str = "train", workers: in
     chunks = [c for c in (seeds[i::max(1, workers * 8)] for i in range(max(1, workers * 8))) if c]
     xs, ys = [], []
     t0 = time.time()
-    with mp.get_context("fork").Pool(workers) as pool:
+    with PROCESSES.Pool(workers) as pool:
         for k, (x, y) in enumerate(pool.imap_unordered(_worker, [(c, decks_name, color, jitter, small) for c in chunks])):
             xs.append(x)
             ys.append(y)
@@ -480,8 +488,8 @@ def train_ensemble(args) -> int:  # type: ignore[no-untyped-def]
         member.stats = str(work / f"member{k}_{decks}_s{member.seed}.json")
         member.calib_scenes = 0
         paths.append(pathlib.Path(member.out))
-        # fork before anything imports torch here; not a daemon, so it may render with a pool
-        proc = mp.get_context("fork").Process(target=_member, args=(member, f"[member {k} {decks}] "))
+        # not a daemon, so it may render with a pool of its own
+        proc = PROCESSES.Process(target=_member, args=(member, f"[member {k} {decks}] "))
         proc.start()
         procs.append(proc)
     for proc in procs:
@@ -658,7 +666,7 @@ def scene_reads(model_path: pathlib.Path, decks, seeds, threshold: float | None 
     if workers == 1:
         per_seed, readable = _scene_reads_one(model_path, decks, seeds, threshold)
     else:  # worker i reads seeds i, i + workers, ...: put them back in place
-        with mp.get_context("fork").Pool(workers) as pool:
+        with PROCESSES.Pool(workers) as pool:
             parts = pool.starmap(_scene_reads_one, [(model_path, decks, seeds[i::workers], threshold)
                                                     for i in range(workers)])
         per_seed = [[] for _ in seeds]
