@@ -429,3 +429,35 @@ def test_a_deck_whose_font_this_machine_lacks_is_named_before_anything_is_measur
     monkeypatch.setattr(render, "ALL_DECKS", render.ALL_DECKS + (ghost,))
     with pytest.raises(SystemExit):
         train.main(["--calibrate-only", "nosuch.onnx"])
+
+
+def test_training_labels_follow_the_card_on_top_and_refuse_backs_and_wrong_scales() -> None:
+    """Training labels (``vision.train.label_corners``): a proposal at a card's index corner,
+    pointing along its short side, is that card at about its scale; ambiguous (no label) 15 to 30%
+    off scale; "not an index" further off, on a back, or far from any index corner. Where two
+    cards' corners claim it, the one drawn last (lying on top) decides."""
+    from vision import render
+    from vision.train import label_corners
+
+    def card(name: str, x: float, up: bool = True) -> render.CardTruth:
+        return render.CardTruth(name, ((x, 0.0), (x + 70.0, 0.0), (x + 70.0, 98.0), (x, 98.0)), up, None, "d",
+                                (1.0, 1.0))
+
+    def at(x: float, y: float, width: float = 70.0, u=(1.0, 0.0)) -> detect.Corner:  # type: ignore[no-untyped-def]
+        return detect.Corner((x, y), u, (-u[1], u[0]), width)
+
+    img = np.zeros((100, 300, 3), np.uint8)
+    scene = render.Scene(img, (card("As", 0.0), card("Kd", 6.0), card("7c", 200.0, up=False)), 70.0)
+    ace, king = Card.parse("As").index, Card.parse("Kd").index
+    labels = label_corners(scene, [
+        at(3.0, 0.0),  # both the ace's corner and the king's are near: the king lies on top
+        at(-4.0, 0.0),  # near the ace's corner only
+        at(73.0, 98.0, u=(-1.0, 0.0)),  # the bottom-right index corners: the king's again
+        at(0.0, 0.0, u=(0.0, 1.0)),  # pointing along the long side: not an index corner
+        at(6.0, 0.0, width=84.0),  # 20% too large: no label
+        at(6.0, 0.0, width=95.0),  # 36% too large: refused
+        at(200.0, 0.0),  # a back
+        at(120.0, 50.0),  # nowhere near an index
+    ])
+    assert labels == [king, ace, king, NOT_INDEX, None, NOT_INDEX, NOT_INDEX, NOT_INDEX]
+    assert label_corners(render.Scene(img, (), 70.0), [at(3.0, 0.0)]) == [NOT_INDEX]

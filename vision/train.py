@@ -55,35 +55,45 @@ process costs about a second."""
 
 
 def label_corners(scene: render.Scene, corners: list[detect.Corner]) -> list[int | None]:
-    """Label each corner candidate: card index, ``NOT_INDEX``, or ``None`` (ambiguous, skip)."""
+    """Label each corner candidate: card index, ``NOT_INDEX``, or ``None`` (ambiguous, skip).
+
+    A candidate belongs to a card's index corner when it lies within 0.13 card widths of it and
+    its short side points along the card's (cosine over 0.93); where several cards' corners claim
+    it, the card drawn last (the one on top) decides."""
     from controller.cards import Card
 
+    if not scene.cards:
+        return [NOT_INDEX] * len(corners)
+    q = np.array([t.corners for t in scene.cards], np.float64)  # cards x 4 x 2
+    gp = q[:, [0, 2]]  # each card's two index corners (its top-left and bottom-right)
+    gu = np.stack((q[:, 1] - q[:, 0], q[:, 3] - q[:, 2]), axis=1)  # cards x 2 x 2: short sides
+    w = np.sqrt(gu[..., 0] * gu[..., 0] + gu[..., 1] * gu[..., 1])
+    gu = gu / np.maximum(w, 1e-6)[..., None]
     labels: list[int | None] = []
     for c in corners:
-        p = np.array(c.point)
-        u = np.array(c.u)
-        lab: int | None = NOT_INDEX
-        for t in scene.cards:
-            q = np.array(t.corners)
-            for k, which in enumerate((0, 2)):
-                gp = q[which]
-                gu = (q[1] - q[0]) if which == 0 else (q[3] - q[2])
-                w = np.linalg.norm(gu)
-                gu = gu / max(w, 1e-6)
-                if np.linalg.norm(p - gp) < 0.13 * w and float(u @ gu) > 0.93:
-                    scale_err = abs(c.width / w - 1)
-                    if not t.face_up or scale_err > 0.3:
-                        lab = NOT_INDEX  # a back, or a crop at the wrong scale: refuse it
-                    elif scale_err > 0.15:
-                        lab = None
-                    elif t.index_visible[k] >= 0.98:
-                        lab = Card.parse(t.card).index
-                    elif min(t.index_parts_visible[k]) < 0.9:
-                        lab = NOT_INDEX  # the rank or the suit partly hidden: refuse, never guess
-                    elif t.index_visible[k] >= 0.6:
-                        lab = None
-                    else:
-                        lab = NOT_INDEX
+        d = np.array(c.point) - gp
+        near = np.sqrt(d[..., 0] * d[..., 0] + d[..., 1] * d[..., 1]) < 0.13 * w
+        along = gu[..., 0] * c.u[0] + gu[..., 1] * c.u[1] > 0.93
+        hits = np.flatnonzero(near & along)
+        if not len(hits):
+            labels.append(NOT_INDEX)
+            continue
+        i, k = divmod(int(hits[-1]), 2)  # the last card drawn that claims it
+        t = scene.cards[i]
+        scale_err = abs(c.width / w[i, k] - 1)
+        lab: int | None
+        if not t.face_up or scale_err > 0.3:
+            lab = NOT_INDEX  # a back, or a crop at the wrong scale: refuse it
+        elif scale_err > 0.15:
+            lab = None
+        elif t.index_visible[k] >= 0.98:
+            lab = Card.parse(t.card).index
+        elif min(t.index_parts_visible[k]) < 0.9:
+            lab = NOT_INDEX  # the rank or the suit partly hidden: refuse, never guess
+        elif t.index_visible[k] >= 0.6:
+            lab = None
+        else:
+            lab = NOT_INDEX
         labels.append(lab)
     return labels
 
