@@ -184,7 +184,7 @@ def _polygon(contour: np.ndarray, eps: float) -> np.ndarray:
 def _merge_short_edges(poly: np.ndarray, min_len: float) -> np.ndarray:
     """Replace each edge shorter than ``min_len`` (a rounded card corner) by its neighbours' crossing."""
     changed = True
-    pts = [p for p in poly]
+    pts = poly.tolist()  # Python floats: this loop is per vertex
     while changed and len(pts) > 3:
         changed = False
         n = len(pts)
@@ -202,17 +202,19 @@ def _merge_short_edges(poly: np.ndarray, min_len: float) -> np.ndarray:
                 del pts[j]
                 changed = True
                 break
-    return np.array(pts)
+    return np.array(pts, np.float64)
 
 
 def _intersect(p0, p1, q0, q1):
-    d1 = p1 - p0
-    d2 = q1 - q0
-    den = d1[0] * d2[1] - d1[1] * d2[0]
+    """Where the line through ``p0, p1`` crosses the line through ``q0, q1`` (``[x, y]``), or
+    ``None`` when they are parallel."""
+    d1x, d1y = p1[0] - p0[0], p1[1] - p0[1]
+    d2x, d2y = q1[0] - q0[0], q1[1] - q0[1]
+    den = d1x * d2y - d1y * d2x
     if abs(den) < 1e-9:
         return None
-    t = ((q0[0] - p0[0]) * d2[1] - (q0[1] - p0[1]) * d2[0]) / den
-    return p0 + t * d1
+    t = ((q0[0] - p0[0]) * d2y - (q0[1] - p0[1]) * d2x) / den
+    return [p0[0] + t * d1x, p0[1] + t * d1y]
 
 
 def estimate_card_width(white: np.ndarray, min_area: float = 800.0) -> float | None:
@@ -298,31 +300,30 @@ def find_corners(
         if n < 3:
             continue
         # orientation: make the polygon counter-clockwise in image coordinates (y down -> area sign)
-        signed = 0.5 * np.sum(poly[:, 0] * np.roll(poly[:, 1], -1) - np.roll(poly[:, 0], -1) * poly[:, 1])
+        xs, ys = poly[:, 0].tolist(), poly[:, 1].tolist()  # Python floats: this loop is per vertex
+        signed = 0.5 * sum(xs[i] * ys[i - n + 1] - xs[i - n + 1] * ys[i] for i in range(n))
         for i in range(n):
-            p = poly[i]
-            a = poly[(i - 1) % n] - p
-            b = poly[(i + 1) % n] - p
-            la, lb = math.hypot(a[0], a[1]), math.hypot(b[0], b[1])
+            px, py = xs[i], ys[i]
+            ax, ay = xs[i - 1] - px, ys[i - 1] - py
+            bx, by = xs[i - n + 1] - px, ys[i - n + 1] - py
+            la, lb = math.hypot(ax, ay), math.hypot(bx, by)
             if la < 0.22 * W or lb < 0.22 * W:
                 continue
-            a /= la
-            b /= lb
-            cos = float(a @ b)
+            ax, ay, bx, by = ax / la, ay / la, bx / lb, by / lb
+            cos = ax * bx + ay * by
             if abs(cos) > 0.34:  # not roughly a right angle
                 continue
-            cross = a[0] * b[1] - a[1] * b[0]
+            cross = ax * by - ay * bx
             # convex vertex: for a polygon with positive signed area (clockwise on screen) the turn
             # from incoming to outgoing edge has a fixed sign.
             if cross * signed > 0:
                 continue
             # short side u, long side v with cross(u, v) > 0
-            u, v = (a, b) if cross > 0 else (b, a)
+            u, v = ((ax, ay), (bx, by)) if cross > 0 else ((bx, by), (ax, ay))
             lu = la if cross > 0 else lb
             if lu > 1.18 * W:  # the side along u is a long side: not an index corner
                 continue
-            out.append(Corner((float(p[0] + ox), float(p[1] + oy)), (float(u[0]), float(u[1])),
-                              (float(v[0]), float(v[1])), float(W)))
+            out.append(Corner((px + ox, py + oy), u, v, float(W)))
     if card_width:
         for c in scan_corners(masks, card_width, (ox, oy)):
             if not any(abs(c.point[0] - o.point[0]) + abs(c.point[1] - o.point[1]) < 0.06 * c.width
@@ -462,19 +463,20 @@ def crop_matrix(corner: Corner, jitter: tuple[float, float, float, float] = (0, 
     """
     W = corner.width * (1 + jitter[2])
     H = W * ASPECT
-    u = np.array(corner.u)
-    v = np.array(corner.v)
+    (ux, uy), (vx, vy) = corner.u, corner.v  # Python floats: one call a crop, thousands a frame
     if jitter[3]:
         c, s = math.cos(jitter[3]), math.sin(jitter[3])
-        u = np.array([c * u[0] - s * u[1], s * u[0] + c * u[1]])
-        v = np.array([c * v[0] - s * v[1], s * v[0] + c * v[1]])
-    p = np.array(corner.point) + jitter[0] * corner.width * u + jitter[1] * corner.width * v
+        ux, uy = c * ux - s * uy, s * ux + c * uy
+        vx, vy = c * vx - s * vy, s * vx + c * vy
+    px = corner.point[0] + jitter[0] * corner.width * ux + jitter[1] * corner.width * vx
+    py = corner.point[1] + jitter[0] * corner.width * uy + jitter[1] * corner.width * vy
     sx = (INDEX_X1 - INDEX_X0) * W / CROP_W
     sy = (INDEX_Y1 - INDEX_Y0) * H / CROP_H
-    origin = p + INDEX_X0 * W * u + INDEX_Y0 * H * v
+    ox = px + INDEX_X0 * W * ux + INDEX_Y0 * H * vx
+    oy = py + INDEX_X0 * W * uy + INDEX_Y0 * H * vy
     # frame = origin + x * sx * u + y * sy * v, sample at pixel centres
-    return np.array([[sx * u[0], sy * v[0], origin[0] + 0.5 * (sx * u[0] + sy * v[0])],
-                     [sx * u[1], sy * v[1], origin[1] + 0.5 * (sx * u[1] + sy * v[1])]], np.float64)
+    return np.array([[sx * ux, sy * vx, ox + 0.5 * (sx * ux + sy * vx)],
+                     [sx * uy, sy * vy, oy + 0.5 * (sx * uy + sy * vy)]], np.float64)
 
 
 def crop_corner(frame: np.ndarray, corner: Corner, jitter=(0, 0, 0, 0), color: bool = False) -> np.ndarray:
@@ -739,12 +741,17 @@ def scan_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0, 
     S0, U, N = (np.array(v, np.float64) for v in (starts, alongs, normals))
     n_cols = np.array(lengths)
     ts = -0.08 * W + np.arange(int(n_cols.max()), dtype=np.float64)
-    pts = (S0[:, None, None, :] + ts[None, :, None, None] * U[:, None, None, :]
-           + ds[None, None, :, None] * N[:, None, None, :])
-    xi = np.rint(pts[..., 0]).astype(np.int32)
-    yi = np.rint(pts[..., 1]).astype(np.int32)
+    # x and y apart (the same sums, in the same order, as points would be; each half the memory)
+    xs = S0[:, 0, None, None] + ts[None, :, None] * U[:, 0, None, None] + ds[None, None, :] * N[:, 0, None, None]
+    ys = S0[:, 1, None, None] + ts[None, :, None] * U[:, 1, None, None] + ds[None, None, :] * N[:, 1, None, None]
+    xi = np.rint(xs).astype(np.int32)
+    yi = np.rint(ys).astype(np.int32)
     ok = (xi >= 0) & (xi < wid) & (yi >= 0) & (yi < hgt)
-    vals = (ink[np.clip(yi, 0, hgt - 1), np.clip(xi, 0, wid - 1)] > 0) & ok
+    np.clip(xi, 0, wid - 1, out=xi)
+    np.clip(yi, 0, hgt - 1, out=yi)
+    yi *= wid
+    yi += xi  # the flat index of each point
+    vals = (ink.ravel()[yi] != 0) & ok
     col = (np.count_nonzero(vals, axis=2) >= 2) & (np.arange(len(ts))[None, :] < n_cols[:, None])
     # starts of print: a column with ink after ``gap`` columns without, followed by ink in at least
     # half of the next ``gap`` columns
@@ -765,6 +772,6 @@ def scan_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0, 
     inside = F[py, px] > 0
     shift = np.where(inside.any(axis=1), probe[inside.argmax(axis=1)], 0.0)
     ps = ps + shift[:, None] * nrm
-    return [Corner((float(p[0] + offset[0]), float(p[1] + offset[1])), (float(v[0]), float(v[1])),
-                   (float(m[0]), float(m[1])), W) for p, v, m in zip(ps, u, nrm)]
+    return [Corner((p[0] + offset[0], p[1] + offset[1]), (v[0], v[1]), (m[0], m[1]), W)
+            for p, v, m in zip(ps.tolist(), u.tolist(), nrm.tolist())]
 
