@@ -88,14 +88,12 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     """
     import cv2
 
-    hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
-    s = hsv[..., 1]
-    v = hsv[..., 2]
+    hue, s, v = cv2.split(cv2.cvtColor(frame, cv2.COLOR_BGR2HSV))  # each channel contiguous, copied once
     felt_h, felt_s, felt_v = felt if felt is not None else felt_stats(frame)
     s_thr = max(35.0, min(90.0, felt_s * 0.45))
     v_thr = max(70.0, min(200.0, felt_v * 1.15 + 10))
     # not felt: hue more than 12 from the felt's (round the hue circle), or unsaturated, or dark
-    fg = cv2.LUT(hsv[..., 0], _off_hue(int(felt_h)))
+    fg = cv2.LUT(hue, _off_hue(int(felt_h)))
     unsat = cv2.inRange(s, 0, math.ceil(s_thr) - 1)
     fg |= unsat
     fg |= cv2.inRange(v, 0, math.ceil(felt_v * 0.45) - 1)
@@ -109,8 +107,7 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     cv2.drawContours(white, contours, -1, 255, -1)
     filled = white.copy()
     ink = cv2.bitwise_and(filled, cv2.bitwise_not(raw0))
-    edges = cv2.Canny(v, 40, 110)
-    edges[white == 0] = 0
+    edges = cv2.bitwise_and(cv2.Canny(v, 40, 110), white)
     min_len = 0.4 * card_width if card_width else 24
     lines = cv2.HoughLinesP(edges, 1, np.pi / 180, threshold=int(min_len * 0.6), minLineLength=min_len,
                             maxLineGap=2)
@@ -610,14 +607,14 @@ def find_backs(masks: Masks, card_width: float | None, offset: tuple[int, int] =
                     continue  # (half a width across at least: a finger is a third)
             elif not 1.25 < max(w, h) / min(w, h) < 1.6:
                 continue
-            side = float(card_width) if card_width else min(w, h)
-            if _sides(c, 0.03 * side, mask.shape)[2].max() < BACK_EDGE * side or _felt_share(c, felt_near) < BACK_FELT:
-                continue
+            # mostly white inside: a face (most regions; the cheapest test first)
             x, y, bw, bh = cv2.boundingRect(c)
             m = np.zeros((bh, bw), np.uint8)
             cv2.drawContours(m, [c - np.array([x, y])], -1, 255, -1)
-            inside = m > 0
-            if float((raw[y : y + bh, x : x + bw][inside] > 0).mean()) >= 0.35:
+            if cv2.countNonZero(cv2.bitwise_and(raw[y : y + bh, x : x + bw], m)) / cv2.countNonZero(m) >= 0.35:
+                continue
+            side = float(card_width) if card_width else min(w, h)
+            if _sides(c, 0.03 * side, mask.shape)[2].max() < BACK_EDGE * side or _felt_share(c, felt_near) < BACK_FELT:
                 continue
             centre = np.array(rect[0]) + np.array(offset)
             if any(np.linalg.norm(centre - q) < 0.3 * (card_width or min(w, h)) for q in centres):
