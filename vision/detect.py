@@ -67,6 +67,20 @@ class Masks:
     long straight lines that cut overlapping cards apart erased from it: a deck's printed border
     line, or a court card's frame, would otherwise join the index glyphs next to it into one long
     blob and fill the band the print scan looks in."""
+    _outlines: dict[str, tuple[np.ndarray, ...]] = dataclasses.field(default_factory=dict, init=False, repr=False,
+                                                                     compare=False)
+
+    def outlines(self, which: str) -> tuple[np.ndarray, ...]:
+        """The outer contours, every point, of the mask named ``which`` (``"white"``, ``"foreground"``
+        or ``"filled"``), found once: the corner finders and the back finder all walk them. The
+        masks must not change after the first call."""
+        found = self._outlines.get(which)
+        if found is None:
+            import cv2
+
+            found = tuple(cv2.findContours(getattr(self, which), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0])
+            self._outlines[which] = found
+        return found
 
 
 def felt_stats(frame: np.ndarray) -> tuple[float, float, float]:
@@ -277,7 +291,7 @@ def find_corners(
     white = masks.white
     if card_width is None:
         card_width = estimate_card_width(white)
-    contours, _ = cv2.findContours(white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contours = masks.outlines("white")
     out: list[Corner] = []
     for c in contours:
         area = cv2.contourArea(c)
@@ -385,7 +399,7 @@ def glyph_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0,
         return []
     C = cent[idx]
     D = diag[idx]
-    contours = [c for c in cv2.findContours(masks.filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
+    contours = [c for c in masks.outlines("filled")
                 if cv2.contourArea(c) > 0.3 * W * H]
     edge_angles: list[list[float]] = []
     for c in contours:
@@ -592,8 +606,9 @@ def find_backs(masks: Masks, card_width: float | None, offset: tuple[int, int] =
     # the felt and a little more: a back's white margin lies between its pattern and the felt
     reach = 2 * int(round(FELT_REACH * card_width)) + 1 if card_width else 5
     felt_near = cv2.dilate(cv2.bitwise_not(masks.foreground), np.ones((reach, reach), np.uint8))
-    for mask in (masks.white, masks.foreground):
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)  # every point: the felt share
+    for which in ("white", "foreground"):
+        mask = getattr(masks, which)
+        contours = masks.outlines(which)  # every point: the felt share
         for c in contours:
             area = cv2.contourArea(c)
             if area < 200:
@@ -701,9 +716,9 @@ def scan_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0, 
     hgt, wid = F.shape
     W = float(card_width)
     H = W * ASPECT
-    contours = list(cv2.findContours(F, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0])
+    contours = list(masks.outlines("filled"))
     if split:  # the outlines of the cut-apart regions too: edges of cards lying on cards
-        contours += list(cv2.findContours(masks.white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0])
+        contours += masks.outlines("white")
     ds = np.arange(0.05 * H, 0.19 * H, max(1.0, 0.01 * H))
     gap = max(2, int(round(0.035 * W)))
     probe = np.arange(-0.12 * W, 0.08 * W, 1.0)  # inward from outside the edge, to find the card stock
