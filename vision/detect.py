@@ -727,26 +727,26 @@ def scan_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0, 
     for c in contours:
         if cv2.contourArea(c) < 0.3 * W * H:
             continue
-        poly = _polygon(c, max(1.5, SCAN_EPS * W))
+        poly = _polygon(c, max(1.5, SCAN_EPS * W)).tolist()  # Python floats: this loop is per side
         n = len(poly)
         for i in range(n):
-            a, b = poly[i], poly[(i + 1) % n]
-            L = math.hypot(float(b[0] - a[0]), float(b[1] - a[1]))
+            (ax, ay), (bx, by) = poly[i], poly[(i + 1) % n]
+            L = math.hypot(bx - ax, by - ay)
             if L < 0.2 * W:
                 continue
-            e = (b - a) / L
-            nrm = np.array([-e[1], e[0]])
-            mid = (a + b) / 2
-            if cv2.pointPolygonTest(c, (float(mid[0] + 3 * nrm[0]), float(mid[1] + 3 * nrm[1])), False) < 0:
-                nrm = -nrm
-            if e[0] * nrm[1] - e[1] * nrm[0] > 0:
-                s0, u = a, e
+            ex, ey = (bx - ax) / L, (by - ay) / L
+            nx, ny = -ey, ex
+            mx, my = (ax + bx) / 2, (ay + by) / 2
+            if cv2.pointPolygonTest(c, (mx + 3 * nx, my + 3 * ny), False) < 0:
+                nx, ny = -nx, -ny
+            if ex * ny - ey * nx > 0:
+                starts.append((ax, ay))
+                alongs.append((ex, ey))
             else:
-                s0, u = b, -e
-            starts.append(s0)
-            alongs.append(u)
-            normals.append(nrm)
-            lengths.append(len(np.arange(-0.08 * W, L, 1.0)))
+                starts.append((bx, by))
+                alongs.append((-ex, -ey))
+            normals.append((nx, ny))
+            lengths.append(math.ceil(L - (-0.08 * W)))  # len(np.arange(-0.08 * W, L, 1.0))
     if not starts:
         return []
     # all stretches scanned at once, each along its own length (the rest of the rows is blank)
