@@ -88,7 +88,24 @@ def felt_stats(frame: np.ndarray) -> tuple[float, float, float]:
     import cv2
 
     hsv = cv2.cvtColor(np.ascontiguousarray(frame[::8, ::8]), cv2.COLOR_BGR2HSV)
-    return (float(np.median(hsv[..., 0])), float(np.median(hsv[..., 1])), float(np.median(hsv[..., 2])))
+    return tuple(_median_u8(ch) for ch in cv2.split(hsv))  # type: ignore[return-value]
+
+
+def _median_u8(values: np.ndarray) -> float:
+    """``np.median`` of uint8 ``values``, from their histogram (several times faster, the same
+    value: the mean of the two middle values when there are an even number).
+
+    >>> v = np.array([[3, 200, 7], [7, 9, 0]], np.uint8)
+    >>> _median_u8(v), float(np.median(v)), _median_u8(v[0]), float(np.median(v[0]))
+    (7.0, 7.0, 7.0, 7.0)
+    >>> _median_u8(np.array([1, 2, 4, 250], np.uint8)), float(np.median(np.array([1, 2, 4, 250], np.uint8)))
+    (3.0, 3.0)
+    """
+    cum = np.cumsum(np.bincount(values.ravel(), minlength=256))
+    n = int(cum[-1])
+    lo = int(np.searchsorted(cum, (n - 1) // 2, side="right"))  # the value at sorted position (n - 1) // 2
+    hi = int(np.searchsorted(cum, n // 2, side="right"))
+    return (lo + hi) / 2
 
 
 def card_masks(frame: np.ndarray, card_width: float | None = None,
