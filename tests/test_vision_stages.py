@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.cards import Card
 from vision import detect
@@ -461,3 +463,12 @@ def test_training_labels_follow_the_card_on_top_and_refuse_backs_and_wrong_scale
     ])
     assert labels == [king, ace, king, NOT_INDEX, None, NOT_INDEX, NOT_INDEX, NOT_INDEX]
     assert label_corners(render.Scene(img, (), 70.0), [at(3.0, 0.0)]) == [NOT_INDEX]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 255), min_size=1, max_size=400))
+def test_felt_median_from_the_histogram_is_numpys_median(values):
+    """The felt's statistics take medians from histograms (detect._median_u8): the same values as
+    np.median, so the card masks do not change (odd and even counts, repeated values)."""
+    a = np.array(values, np.uint8)
+    assert detect._median_u8(a) == float(np.median(a))
