@@ -111,33 +111,38 @@ def seat_safety(rec, decks, n: int, seed: int = 515151) -> dict:
             "wrong_examples": wrong_examples}
 
 
+def table_views(frames: int = 8) -> list[np.ndarray]:
+    """The latency benchmark's rendered ten-seat table views (seeds 777, 778, ...), 1920x1080 BGR."""
+    from vision import render
+
+    return [render.render_table(np.random.default_rng(777 + k), render.TRAIN_DECKS).image for k in range(frames)]
+
+
 def latency(rec, repeats: int = 5, frames: int = 8) -> dict:
     """Seat-zone watch time on ``frames`` different rendered table views (seeds 777, 778, ...),
     ``repeats`` timed runs each after one warm-up: how many near misses a frame holds decides how
     many crops its second look makes, so one frame is not enough."""
-    from vision import render
     from vision.config import load_camera_config
     from vision.watch import TableWatcher
 
     cam = load_camera_config(REPO / "config" / "table.toml")
     times: list[float] = []
     per_frame: list[float] = []
-    scene = None
-    for k in range(frames):
-        scene = render.render_table(np.random.default_rng(777 + k), render.TRAIN_DECKS)
+    views = table_views(frames)
+    for view in views:
         watcher = TableWatcher(cam, rec)
-        watcher.watch(scene.image)
+        watcher.watch(view)
         mine = []
         for _ in range(repeats):
             t = time.perf_counter()
-            watcher.watch(scene.image)
+            watcher.watch(view)
             mine.append((time.perf_counter() - t) * 1000)
         times += mine
         per_frame.append(statistics.median(mine))
     full = []
     for _ in range(3):
         t = time.perf_counter()
-        rec.recognize(scene.image)
+        rec.recognize(views[-1])
         full.append((time.perf_counter() - t) * 1000)
     return {"frame": f"1920x1080, 10 seat zones, {frames} table views",
             "watch_ms_median": round(statistics.median(times), 1),

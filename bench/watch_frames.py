@@ -14,8 +14,6 @@ from __future__ import annotations
 import pathlib
 import sys
 
-import numpy as np
-
 REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
@@ -23,7 +21,7 @@ sys.path.insert(0, str(REPO))
 def main(argv: list[str] | None = None) -> int:
     import cv2
 
-    from vision import render
+    from bench_vision import table_views
     from vision.config import load_camera_config
     from vision.recognize import DEFAULT_MODEL, OnnxRecognizer
     from vision.watch import TableWatcher
@@ -33,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     rec = OnnxRecognizer(DEFAULT_MODEL, threads=1)
     cam = load_camera_config(REPO / "config" / "table.toml")
-    views = [render.render_table(np.random.default_rng(777 + k), render.TRAIN_DECKS).image for k in range(8)]
+    views = table_views()
     watchers = [TableWatcher(cam, rec) for _ in views]
     for _ in range(1 + rounds):
         for watcher, view in zip(watchers, views):

@@ -88,7 +88,8 @@ def felt_stats(frame: np.ndarray) -> tuple[float, float, float]:
     import cv2
 
     hsv = cv2.cvtColor(np.ascontiguousarray(frame[::8, ::8]), cv2.COLOR_BGR2HSV)
-    return tuple(_median_u8(ch) for ch in cv2.split(hsv))  # type: ignore[return-value]
+    hue, sat, val = cv2.split(hsv)
+    return _median_u8(hue), _median_u8(sat), _median_u8(val)
 
 
 def _median_u8(values: np.ndarray) -> float:
