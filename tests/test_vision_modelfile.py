@@ -17,22 +17,35 @@ from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
 from vision import modelfile, train  # noqa: E402
 from vision.detect import CROP_H, CROP_W  # noqa: E402
-from vision.recognize import DEFAULT_MODEL, NOT_INDEX, OnnxRecognizer, preprocess  # noqa: E402
+from vision.recognize import DEFAULT_MODEL, KEEP_FLOAT_POOLING, NOT_INDEX, OnnxRecognizer, preprocess  # noqa: E402
 
 KERNELS = np.array([[[1, 2, 1], [2, 4, 2], [1, 2, 1]], [[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]],
                     [[-1, -2, -1], [0, 0, 0], [1, 2, 1]], [[0, -1, 0], [-1, 4, -1], [0, -1, 0]]],
                    np.float32)[:, None] / 4.0
 
 
+def _mixer() -> np.ndarray:
+    """A second stage's fixed 3x3 kernels, 4 channels to 8: each channel as it is, and blurred."""
+    k = np.zeros((8, 4, 3, 3), np.float32)
+    for c in range(4):
+        k[c, c, 1, 1] = 1.0
+        k[4 + c, c] = 1.0 / 9.0
+    return k
+
+
 def _graph(w: np.ndarray | None, b: np.ndarray | None, threshold: str = "0.9"):  # type: ignore[no-untyped-def]
-    """Conv(4 fixed kernels) -> Relu -> MaxPool -> Flatten [-> Gemm -> Softmax]; without ``w`` the
-    graph outputs the features."""
-    feats = 4 * (CROP_H // 2) * (CROP_W // 2)
-    inits = [numpy_helper.from_array(KERNELS, "k"), numpy_helper.from_array(np.zeros(4, np.float32), "kb")]
+    """Conv(4 fixed kernels) -> Relu -> MaxPool -> Conv(8 fixed kernels) -> Relu -> Flatten
+    [-> Gemm -> Softmax], the shipped classifier's shape in small; without ``w`` the graph outputs
+    the features."""
+    feats = 8 * (CROP_H // 2) * (CROP_W // 2)
+    inits = [numpy_helper.from_array(KERNELS, "k"), numpy_helper.from_array(np.zeros(4, np.float32), "kb"),
+             numpy_helper.from_array(_mixer(), "k2"), numpy_helper.from_array(np.zeros(8, np.float32), "kb2")]
     nodes = [helper.make_node("Conv", ["crops", "k", "kb"], ["c"], pads=[1, 1, 1, 1], name="conv"),
              helper.make_node("Relu", ["c"], ["r"], name="relu"),
              helper.make_node("MaxPool", ["r"], ["p"], kernel_shape=[2, 2], strides=[2, 2], name="pool"),
-             helper.make_node("Flatten", ["p"], ["f"], name="flat")]
+             helper.make_node("Conv", ["p", "k2", "kb2"], ["c2"], pads=[1, 1, 1, 1], name="conv2"),
+             helper.make_node("Relu", ["c2"], ["r2"], name="relu2"),
+             helper.make_node("Flatten", ["r2"], ["f"], name="flat")]
     out = "f"
     if w is not None:
         inits += [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")]
@@ -89,6 +102,13 @@ def test_quantized_model_agrees_with_the_float_model_and_keeps_confidence(data, 
     ops = {n.op_type for n in q.graph.node}
     assert "QuantizeLinear" in ops and "DequantizeLinear" in ops
     assert not any("head" in n.name and n.op_type == "QuantizeLinear" for n in q.graph.node)  # logits in float
+    # the first stage (conv, relu, pool) reads the float crops and stays float; int8 starts after the pool
+    readers = {i: n for n in q.graph.node for i in n.input}
+    assert readers["crops"].op_type == "Conv" and modelfile.first_stage(q) == ["conv", "relu", "pool"]
+    assert readers["p"].op_type == "QuantizeLinear"
+    # the recogniser's session keeps the pool in float (KEEP_FLOAT_POOLING): the same outputs, sooner
+    kept = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"], disabled_optimizers=KEEP_FLOAT_POOLING)
+    assert np.array_equal(kept.run(None, {"crops": preprocess(x)})[0], _run(out, x))
     pf, pq = _run(a, x), _run(out, x)
     assert pq.shape == pf.shape == (len(x), NOT_INDEX + 1)
     assert np.allclose(pq.sum(axis=1), 1.0, atol=1e-4)

@@ -141,7 +141,7 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     ink = cv2.bitwise_and(filled, cv2.bitwise_not(raw0))
     edges = cv2.bitwise_and(cv2.Canny(v, 40, 110), white)
     min_len = 0.4 * card_width if card_width else 24
-    lines = cv2.HoughLinesP(edges, 1, np.pi / 180, threshold=int(min_len * 0.6), minLineLength=min_len,
+    lines = cv2.HoughLinesP(edges, 1, LINE_ANGLE_STEP, threshold=int(min_len * 0.6), minLineLength=min_len,
                             maxLineGap=2)
     if lines is not None:
         for x0, y0, x1, y1 in lines.reshape(-1, 4):
@@ -152,6 +152,10 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     return Masks(white, fg, raw, filled, ink)
 
 
+LINE_ANGLE_STEP = math.radians(2.0)
+"""Angle resolution of the line search that cuts overlapping cards apart (``cv2.HoughLinesP``):
+its time grows with the number of angles, and a card's side is found at 2 degrees as at 1 (each
+segment's ends are the edge pixels it walks through)."""
 LIGHT_STEP = 16
 """The felt's light is measured on a grid this many pixels apart."""
 LIGHT_SIGMA = 2.0

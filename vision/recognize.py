@@ -62,6 +62,13 @@ SMALL_BLACK_THRESHOLD = 0.99
 them clubs and spades on cards 53 to 59 pixels wide; with this rule 1. On 600 more (``[40404, i]``,
 looked at only to check the rule): 5 wrong reads -> 2, for 1.5 points of recall. Over both sets a
 single threshold lets 6 through at 0.985 for 4.8 points (models/README.md, "Tenth session")."""
+KEEP_FLOAT_POOLING = ["QDQPropagationTransformer"]
+"""onnxruntime graph optimisers the recogniser's session leaves out. The classifier's first stage (a
+convolution of the one grayscale channel and its max-pool) runs in float: int8 kernels are slow on
+one input channel (``vision.modelfile.quantize``). QDQ propagation would move the quantisation that
+follows the pool to before it, and a uint8 max-pool in NCHW runs onnxruntime's generic kernel, many
+times slower than the float one. Max-pooling commutes with quantisation, so the outputs are the same
+either way; only the time differs."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -339,7 +346,8 @@ class OnnxRecognizer:
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(str(model_path), opts, providers=["CPUExecutionProvider"])
+        self.session = ort.InferenceSession(str(model_path), opts, providers=["CPUExecutionProvider"],
+                                            disabled_optimizers=KEEP_FLOAT_POOLING)
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
         self.input_hw = (int(inp.shape[2]), int(inp.shape[3]))
