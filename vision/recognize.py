@@ -258,6 +258,11 @@ def suit_colour_checks(readings: Sequence[Reading], frame: np.ndarray,
     return out
 
 
+CONTEST_FLOOR = 0.5
+"""A card's index corner that reads another card at this or more makes the card unreadable
+(:func:`combine`)."""
+
+
 def combine(readings: Sequence[Reading], threshold: float) -> tuple[Card | None, float, int]:
     """Merge the readings of one card's index corners: ``(card, confidence, corners_read)``.
 
@@ -276,11 +281,11 @@ def combine(readings: Sequence[Reading], threshold: float) -> tuple[Card | None,
     if not cards:
         best = max((r.confidence for r in readings if r.card is not None), default=0.0)
         return None, best, 0
-    distinct = {r.card for r in cards}
-    if len(distinct) > 1:
-        return None, max(r.confidence for r in cards), 0
-    card = cards[0].card
-    confs = sorted((r.confidence for r in cards), reverse=True)
+    top = max(cards, key=lambda r: r.confidence)
+    if any(r.card != top.card and r.confidence >= CONTEST_FLOOR for r in cards):
+        return None, top.confidence, 0
+    card = top.card
+    confs = sorted((r.confidence for r in cards if r.card == card), reverse=True)
     if len(confs) == 1:
         return card, confs[0], 1
     conf = 1.0 - (1.0 - confs[0]) * (1.0 - confs[1]) ** 0.5
@@ -588,6 +593,47 @@ def _gray_near(frame: np.ndarray, corners: Sequence[detect.Corner]) -> np.ndarra
     return gray
 
 
+TWIN_REACH = 0.1
+"""Two corner proposals whose points lie this close (card widths) and whose ``u`` agree within
+:data:`TWIN_TURN` are one index corner proposed twice (:func:`weaker_twins`)."""
+TWIN_TURN = 0.9
+"""Smallest cosine between the ``u`` of twin proposals (about 25 degrees)."""
+
+
+def weaker_twins(corners: Sequence[detect.Corner], readings: Sequence[Reading]) -> set[int]:
+    """Proposals that repeat a stronger proposal of the same index corner and read the same card.
+
+    The proposers (outline vertices, the print scan, index print) often find one corner two or
+    three times a few pixels apart. Each copy read alone is paired alone (:func:`group_corners`), and
+    a weaker copy can pair with a corner of another card lying on it whose partner the stronger copy
+    already took: that pair disagrees, and the place of a card read for sure at both its corners
+    turned unreadable. A copy is dropped only when it reads the card its twin reads (at most as
+    surely): copies that read different cards both stay, and still contest the place.
+
+    >>> from controller.cards import Card
+    >>> a = detect.Corner((0.0, 0.0), (1.0, 0.0), (0.0, 1.0), 63.0)
+    >>> b = detect.Corner((3.0, 2.0), (0.99, 0.14), (-0.14, 0.99), 63.0)
+    >>> sorted(weaker_twins([a, b], [Reading(Card.parse("9d"), 0.995), Reading(Card.parse("9d"), 0.89)]))
+    [1]
+    >>> sorted(weaker_twins([a, b], [Reading(Card.parse("9d"), 0.995), Reading(Card.parse("9h"), 0.89)]))
+    []
+    """
+    n = len(corners)
+    if n < 2:
+        return set()
+    pts = np.array([c.point for c in corners], np.float64)
+    us = np.array([c.u for c in corners], np.float64)
+    reach = TWIN_REACH * np.array([c.width for c in corners], np.float64)
+    card = np.array([r.card.index if r.card is not None and r.confidence >= 0.5 else -1 for r in readings])
+    conf = np.array([r.confidence for r in readings])
+    near = np.linalg.norm(pts[:, None] - pts[None], axis=2) < np.minimum(reach[:, None], reach[None])
+    twin = near & (us @ us.T >= TWIN_TURN) & (card[:, None] == card[None]) & (card[:, None] >= 0)
+    # j is weaker than i: lower confidence, or equal and later
+    order = np.arange(n)
+    weaker = (conf[None] < conf[:, None]) | ((conf[None] == conf[:, None]) & (order[None] > order[:, None]))
+    return {int(j) for j in np.nonzero((twin & weaker).any(axis=0))[0]}
+
+
 def assemble(corners: Sequence[detect.Corner], readings: Sequence[Reading], threshold: float,
              small_black: float | None = None) -> list[Detection]:
     """Group corner readings into cards. Groups with no corner that looks like an index are dropped
@@ -599,7 +645,10 @@ def assemble(corners: Sequence[detect.Corner], readings: Sequence[Reading], thre
     unreadable card. ``None``: no such rule."""
     out = []
     widths: list[float] = []
-    for g in group_corners(corners, readings=readings, threshold=threshold):
+    twins = weaker_twins(corners, readings)
+    keep = [i for i in range(len(corners)) if i not in twins]
+    for g in group_corners([corners[i] for i in keep], readings=[readings[i] for i in keep], threshold=threshold):
+        g = [keep[i] for i in g]
         rs = [readings[i] for i in g]
         card, conf, n = combine(rs, threshold)
         if card is None and all(r.card is None for r in rs):
@@ -608,7 +657,7 @@ def assemble(corners: Sequence[detect.Corner], readings: Sequence[Reading], thre
             continue
         lead = next((i for i in g if readings[i].card == card), g[0])
         quad = corners[lead].card_quad()
-        contested = card is None and len({r.card for r in rs if r.card is not None and r.confidence >= 0.5}) > 1
+        contested = card is None  # (corners that read no card at 0.5 or more were dropped above)
         read_at = tuple((*corners[i].point, *corners[i].u) for i in g if card is not None and readings[i].card == card)
         out.append(Detection(card, conf, tuple((float(x), float(y)) for x, y in quad), n, contested=contested,
                              read_at=read_at))
