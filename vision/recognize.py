@@ -266,8 +266,9 @@ CONTEST_FLOOR = 0.5
 def combine(readings: Sequence[Reading], threshold: float) -> tuple[Card | None, float, int]:
     """Merge the readings of one card's index corners: ``(card, confidence, corners_read)``.
 
-    Corners that read as an index must agree; any disagreement makes the card unreadable. A card
-    read on one corner only keeps that corner's confidence; read on two, the lower of the two
+    Corners that read as an index must agree: a corner that reads another card than the surest
+    one at :data:`CONTEST_FLOOR` or more makes the card unreadable. A card read on one corner only
+    keeps that corner's confidence; read on two, the lower of the two
     confidences is raised toward 1 (both had to be wrong in the same way).
 
     >>> from controller.cards import Card
@@ -604,10 +605,10 @@ def weaker_twins(corners: Sequence[detect.Corner], readings: Sequence[Reading]) 
     """Proposals that repeat a stronger proposal of the same index corner and read the same card.
 
     The proposers (outline vertices, the print scan, index print) often find one corner two or
-    three times a few pixels apart. Each copy read alone is paired alone (:func:`group_corners`), and
-    a weaker copy can pair with a corner of another card lying on it whose partner the stronger copy
-    already took: that pair disagrees, and the place of a card read for sure at both its corners
-    turned unreadable. A copy is dropped only when it reads the card its twin reads (at most as
+    three times a few pixels apart, and :func:`group_corners` pairs each copy on its own. A weaker
+    copy could pair with a corner of another card lying on it (the stronger copy having taken its
+    own partner): that pair disagrees, and made the place of a card read for sure at both its
+    corners unreadable. A copy is dropped only when it reads the card its twin reads (at most as
     surely): copies that read different cards both stay, and still contest the place.
 
     >>> from controller.cards import Card
