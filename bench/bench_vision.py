@@ -155,12 +155,16 @@ def main(argv=None) -> int:
     import cv2
 
     from vision import render
-    from vision.recognize import DEFAULT_MODEL, OnnxRecognizer
+    from vision.recognize import DEFAULT_MODEL, DEFAULT_SUIT_MODEL, OnnxRecognizer
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=300)
     ap.add_argument("--tables", type=int, default=40)
     ap.add_argument("--model", default=str(DEFAULT_MODEL))
+    ap.add_argument("--suit-model", default=str(DEFAULT_SUIT_MODEL),
+                    help="the body-suit model (vision.pips), or 'none' to read without it")
+    ap.add_argument("--body-confirm", type=float, default=None,
+                    help="what the body must give the read suit (default: the body-suit model's own)")
     ap.add_argument("--json")
     ap.add_argument("--skip-latency", action="store_true")
     ap.add_argument("--seat-seed", type=int, default=515151,
@@ -175,8 +179,15 @@ def main(argv=None) -> int:
     except RuntimeError as e:
         ap.error(str(e))
     cv2.setNumThreads(1)
-    rec = OnnxRecognizer(args.model, threads=1)
-    out = {"date": time.strftime("%Y-%m-%d"), "model": pathlib.Path(args.model).name, "threshold": rec.threshold}
+    suit = None if args.suit_model == "none" else args.suit_model
+    if suit is not None and not pathlib.Path(suit).exists():
+        ap.error(f"--suit-model: no such file {suit} ('none' reads without a body-suit model)")
+    rec = OnnxRecognizer(args.model, threads=1, suit_model_path=suit)
+    if args.body_confirm is not None:
+        rec.body_confirm = args.body_confirm
+    out = {"date": time.strftime("%Y-%m-%d"), "model": pathlib.Path(args.model).name, "threshold": rec.threshold,
+           "suit_model": None if suit is None else pathlib.Path(suit).name,
+           "body_confirm": rec.body_confirm if suit is not None else None}
     if not args.skip_latency:
         out["latency"] = latency(rec)
         print(json.dumps(out["latency"]), flush=True)

@@ -301,7 +301,7 @@ def test_train_two_members_side_by_side_writes_one_calibrated_ensemble(tmp_path)
     out, stats = tmp_path / "ens.onnx", tmp_path / "stats.json"
     rc = train.main(["--scenes", "6", "--val-scenes", "3", "--epochs", "1", "--calib-scenes", "2",
                      "--epoch-crops", "40", "--channels", "4", "--out", str(out), "--stats", str(stats),
-                     "--cache-dir", str(tmp_path)])
+                     "--cache-dir", str(tmp_path), "--suit-scenes", "4", "--suit-epochs", "1"])
     assert rc == 0
     meta = {p.key: p.value for p in onnx.load(str(out)).metadata_props}
     assert meta["ensemble"] == "mean of 2 models, the others where the first gives >= 0.9"
@@ -319,6 +319,30 @@ def test_train_two_members_side_by_side_writes_one_calibrated_ensemble(tmp_path)
     x = np.random.default_rng(0).integers(0, 255, (5, CROP_H, CROP_W), np.uint8)
     probs = _run(out, x)
     assert probs.shape == (5, NOT_INDEX + 1) and np.allclose(probs.sum(1), 1, atol=1e-3)
+    # then the body-suit model, beside the ensemble
+    suit = tmp_path / "card_suit.onnx"
+    assert figures["suit"]["scenes"] == 4 and figures["suit"]["train_crops"] > 0
+    meta = {p.key: p.value for p in onnx.load(str(suit)).metadata_props}
+    assert float(meta["confirm"]) > 0.5 and "no face" in meta["classes"]
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(str(suit), providers=["CPUExecutionProvider"])
+    bodies = np.random.default_rng(1).standard_normal((3, 1, 45, 32)).astype(np.float32)
+    body_probs = session.run(None, {"bodies": bodies})[0]
+    assert body_probs.shape == (3, 18) and np.allclose(body_probs[:, :5].sum(1), 1, atol=1e-4)
+
+
+def test_suit_only_trains_just_the_body_suit_model(tmp_path) -> None:
+    """``--suit-only``: the body-suit model alone, to ``--suit-out``, its figures in ``--stats``."""
+    pytest.importorskip("torch", reason="PyTorch (training extra) is not installed")
+    import json
+
+    out, stats = tmp_path / "suit.onnx", tmp_path / "stats.json"
+    rc = train.main(["--suit-only", "--suit-scenes", "3", "--suit-epochs", "1", "--suit-out", str(out),
+                     "--stats", str(stats), "--cache-dir", str(tmp_path)])
+    assert rc == 0 and out.exists() and not (tmp_path / "card_index.onnx").exists()
+    figures = json.loads(stats.read_text())
+    assert list(figures) == ["suit"] and figures["suit"]["val_scenes"] == 2
 
 
 @pytest.mark.timeout(180)

@@ -11,6 +11,8 @@
     python -m vision.train --decks mix   # one model (5000 scenes, 9 epochs)
     python -m vision.train --convs 3 --channels 20   # the three-convolution members of the models
                                          # up to the eleventh session
+    python -m vision.train --suit-only   # only the body-suit model -> models/card_suit.onnx
+                                         # (vision.train_suit; a full run makes it last)
     python -m vision.train --calibrate-only models/card_index.onnx --calib-scenes 600
                                          # threshold only (the shipped file's: 600 scenes)
     python -m vision.train --input color ...   # BGR crops, 3-channel model (tried, not shipped)
@@ -42,6 +44,7 @@ import numpy as np
 
 from vision import detect, render
 from vision.recognize import KEEP_FLOAT_POOLING, N_CLASSES, NOT_INDEX, preprocess
+from vision.train_suit import SUIT_EPOCHS, SUIT_SCENES
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 
@@ -310,15 +313,17 @@ def epoch_size(n: int, cap: int | None) -> int:
     return min(n, cap) if cap else n
 
 
-def data_code_key() -> str:
+def data_code_key(extra: tuple = (), files: tuple[str, ...] = ("render.py", "detect.py")) -> str:
     """A key of the code the training crops depend on: the renderer, the proposers and the labelling
-    functions here (a change to the network or the training loop keeps the cached crops)."""
+    functions here (a change to the network or the training loop keeps the cached crops). ``extra``:
+    more functions whose crops are keyed (the body-suit model's, :mod:`vision.train_suit`), and
+    ``files`` the modules of ``vision/`` read whole."""
     import hashlib
     import inspect
 
-    parts = [(REPO / "vision" / f).read_bytes() for f in ("render.py", "detect.py")]
+    parts = [(REPO / "vision" / f).read_bytes() for f in files]
     parts += [inspect.getsource(f).encode() for f in (label_corners, training_scene, scene_samples, _worker,
-                                                      make_dataset)]
+                                                      make_dataset, *extra)]
     return hashlib.sha256(b"".join(parts)).hexdigest()[:10]
 
 
@@ -840,7 +845,21 @@ def main(argv=None) -> int:
     ap.add_argument("--front-gate-only", metavar="MODEL",
                     help="only put a front gate before an exported MODEL (written to --out), distilled on crops "
                          "of --scenes and --val-scenes rendered scenes; the threshold is kept")
+    ap.add_argument("--suit-only", action="store_true",
+                    help="only train the body-suit model (vision.pips) and write it to --suit-out")
+    ap.add_argument("--no-suit", dest="suit", action="store_false",
+                    help="train the index classifier only (by default the body-suit model follows it)")
+    ap.add_argument("--suit-out", default=None,
+                    help="where the body-suit model goes (default: card_suit.onnx beside --out)")
+    ap.add_argument("--suit-scenes", type=int, default=SUIT_SCENES,
+                    help="training scenes of the body-suit model (and 15%% as many for validation)")
+    ap.add_argument("--suit-epochs", type=int, default=SUIT_EPOCHS)
     args = ap.parse_args(argv)
+    if args.suit_out is None:
+        args.suit_out = str(pathlib.Path(args.out).with_name("card_suit.onnx"))
+    if args.suit_only:
+        _require_fonts()
+        return suit_stage(args)
     ensemble = "," in args.decks and not args.calibrate_only
     if args.floor is None:
         many = ensemble or (args.calibrate_only is not None and _is_ensemble(pathlib.Path(args.calibrate_only)))
@@ -856,7 +875,25 @@ def main(argv=None) -> int:
         set_threshold(pathlib.Path(args.calibrate_only), threshold)
         print(f"scene threshold {threshold:.4f} {json.dumps(scene_stats)}")
         return 0
-    return train_ensemble(args) if ensemble else train(args)
+    rc = train_ensemble(args) if ensemble else train(args)
+    return suit_stage(args) if rc == 0 and args.suit else rc
+
+
+def suit_stage(args) -> int:  # type: ignore[no-untyped-def]
+    """The body-suit model (:func:`vision.train_suit.train_suit`) to ``--suit-out``; its figures
+    are added to ``--stats`` under ``suit``."""
+    from vision import train_suit
+
+    bf16 = args.bf16 == "on" or (args.bf16 == "auto" and bf16_fast())
+    stats = train_suit.train_suit(pathlib.Path(args.suit_out), pathlib.Path(args.cache_dir), scenes=args.suit_scenes,
+                                  val_scenes=max(2, math.ceil(0.15 * args.suit_scenes)), epochs=args.suit_epochs,
+                                  threads=args.threads, workers=args.workers, seed=args.seed, bf16=bf16)
+    path = pathlib.Path(args.stats)
+    figures = json.loads(path.read_text()) if path.exists() and not args.suit_only else {}
+    figures["suit"] = stats
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(figures, indent=1))
+    return 0
 
 
 FRONT_GATE_SEED = 8_000_000
