@@ -69,8 +69,8 @@ def test_suit_model_file_is_small_and_self_describing(recognizer) -> None:
     assert session.get_inputs()[0].shape[1:] == [1, pips.BODY_H, pips.BODY_W]
     meta = session.get_modelmeta().custom_metadata_map
     assert 0.5 <= float(meta["confirm"]) < 1.0 and recognizer.body_confirm == float(meta["confirm"])
-    probs = recognizer.body_suits(np.full((100, 100, 3), 128, np.uint8), [((10, 10), (60, 10), (60, 80), (10, 80))])
-    assert probs.shape == (1, pips.N_SUIT_CLASSES + 13)
+    probs = recognizer.body_probs(np.full((100, 100, 3), 128, np.uint8), [((10, 10), (60, 10), (60, 80), (10, 80))])
+    assert probs.shape == (1, pips.N_SUIT_CLASSES + pips.N_RANKS)
     assert np.allclose(probs[:, : pips.N_SUIT_CLASSES].sum(1), 1, atol=1e-4)
 
 
@@ -87,7 +87,7 @@ def test_r2_the_body_tells_small_clubs_from_spades_and_reads_the_rank(recognizer
             card = Card.parse(rank + suit)
             scene = _lone_card(str(card), 60, seed)
             quads = [np.roll(np.array(scene.cards[0].corners), -k, axis=0) for k in (0, 2)]
-            probs = recognizer.body_suits(scene.image, quads)
+            probs = recognizer.body_probs(scene.image, quads)
             want, other = card.index % 4, 3 - card.index % 4  # clubs 0, spades 3
             n += len(quads)
             confirmed += int((probs[:, want] >= recognizer.body_confirm).sum())

@@ -26,6 +26,9 @@ BODY_W, BODY_H = 32, 45
 suit is too small to trust."""
 NO_FACE = 4
 N_SUIT_CLASSES = 5
+"""The suit head's classes: four suits and "no face"."""
+N_RANKS = 13
+"""The rank head's classes, after the suit head's."""
 _OVERSAMPLE = 4
 """A body crop is sampled at up to this many times its size and averaged down, so wide cards
 are not aliased."""

@@ -407,10 +407,12 @@ class OnnxRecognizer:
         """Cards read from here to the threshold are shown to the body (:data:`BODY_RESCUE_FLOOR`);
         ``None``: only the small-black check asks it."""
         self.body_rank_confirm = BODY_RANK_CONFIRM
+        """What the body must give the read rank of a card read below the threshold
+        (:data:`BODY_RANK_CONFIRM`)."""
 
     def _assemble(self, corners: Sequence[detect.Corner], readings: Sequence[Reading],
                   frame: np.ndarray) -> list[Detection]:
-        """:func:`assemble` at this recogniser's thresholds, then the body's word (:meth:`body_suits`,
+        """:func:`assemble` at this recogniser's thresholds, then the body's word (:meth:`body_probs`,
         when there is a body-suit model): a club or a spade on a small card read at the threshold but
         below the small-black one is kept when the body confirms its suit, otherwise made unreadable
         (:func:`_small_black_check`); a card read from :attr:`body_floor` up to the threshold is
@@ -426,7 +428,7 @@ class OnnxRecognizer:
         rescue = [i for i, d in enumerate(dets) if floor is not None and d.card is not None
                   and floor <= d.confidence < self.threshold] if self.suit_session is not None else []
         if (ask or rescue) and self.suit_session is not None:
-            probs = self.body_suits(frame, [dets[i].corners for i in ask + rescue])
+            probs = self.body_probs(frame, [dets[i].corners for i in ask + rescue])
             for i, p in zip(ask + rescue, probs):
                 card = dets[i].card
                 assert card is not None
@@ -442,11 +444,11 @@ class OnnxRecognizer:
                 dets[i] = _small_black_check(dets[i], small)
         return dets
 
-    def body_suits(self, frame: np.ndarray, quads: Sequence[Sequence[tuple[float, float]]]) -> np.ndarray:
+    def body_probs(self, frame: np.ndarray, quads: Sequence[Sequence[tuple[float, float]]]) -> np.ndarray:
         """``N x 18`` probabilities from the bodies of the cards ``quads`` (:mod:`vision.pips`): the
         four suits and "no face", then the 13 ranks; zero rows without a body-suit model."""
         if self.suit_session is None or not quads:
-            return np.zeros((len(quads), pips.N_SUIT_CLASSES + 13), np.float32)
+            return np.zeros((len(quads), pips.N_SUIT_CLASSES + pips.N_RANKS), np.float32)
         tensor = pips.preprocess([pips.body_crop(frame, q) for q in quads])
         return self.suit_session.run(None, {self.suit_session.get_inputs()[0].name: tensor})[0]
 

@@ -37,7 +37,7 @@ SUIT_DECKS = "train+mix2"
 """The deck set it trains on (:data:`vision.train.DECK_SETS`)."""
 SMALL_SHARE = 0.5
 """Share of its scenes with small cards (:data:`vision.train.SMALL_CARDS`): the cards it checks."""
-N_RANKS = 13
+N_RANKS = pips.N_RANKS
 
 
 def jittered_quad(corners, k: int, rng: np.random.Generator, width_sd: float = 0.04, shift_sd: float = 0.03,
