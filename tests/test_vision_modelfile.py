@@ -385,3 +385,14 @@ def test_calibration_tries_thresholds_from_the_floor_up_each_in_its_own_pass(mon
     t, stats = train.calibrate_scenes(pathlib.Path("m.onnx"), n=3, floor=0.95)
     assert t == 0.96 and passes == [0.95, 0.955, 0.96]
     assert stats == {"val_scenes": 3, "readable": 2000, "right_pct": 99.5, "wrong": 1}
+
+
+def test_suit_scenes_and_epochs_must_be_whole_numbers_of_at_least_one(capsys) -> None:
+    """A body-suit run of no scenes or no epochs would train nothing: refused by name before
+    anything is rendered."""
+    for flag, bad, why in (("--suit-scenes", "0", "is not at least 1"), ("--suit-epochs", "-2", "is not at least 1"),
+                           ("--suit-scenes", "many", "is not a whole number")):
+        with pytest.raises(SystemExit):
+            train.main(["--suit-only", flag, bad])
+        err = capsys.readouterr().err
+        assert flag in err and why in err

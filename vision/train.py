@@ -737,7 +737,10 @@ def calibrate_scenes(model_path: pathlib.Path, n: int = 300, max_wrong: float = 
     up in steps of :data:`CALIBRATION_STEP`, and the first whose own pass allows it is kept.
     (Until the seventh session the next threshold tried was the smallest the last pass's reads
     allowed: a jump that can pass over a threshold that allows itself, and in the eighth went from
-    0.95 to 0.9935 while 0.97 allowed itself.)"""
+    0.95 to 0.9935 while 0.97 allowed itself.) The recogniser is the one the product runs, with
+    the body-suit model in ``models/`` when there is one (cards it confirms below the threshold
+    count as reads at the threshold, and their mistakes count too); the shipped threshold was
+    calibrated before that model existed."""
     seeds = [[60606, i] for i in range(n)]
     steps = int(math.floor((0.9999 - floor) / CALIBRATION_STEP + 1e-9))
     candidates = [round(floor + k * CALIBRATION_STEP, 4) for k in range(steps + 1)] + [0.9999]
@@ -851,9 +854,9 @@ def main(argv=None) -> int:
                     help="train the index classifier only (by default the body-suit model follows it)")
     ap.add_argument("--suit-out", default=None,
                     help="where the body-suit model goes (default: card_suit.onnx beside --out)")
-    ap.add_argument("--suit-scenes", type=int, default=SUIT_SCENES,
+    ap.add_argument("--suit-scenes", type=_positive, default=SUIT_SCENES,
                     help="training scenes of the body-suit model (and 15%% as many for validation)")
-    ap.add_argument("--suit-epochs", type=int, default=SUIT_EPOCHS)
+    ap.add_argument("--suit-epochs", type=_positive, default=SUIT_EPOCHS)
     args = ap.parse_args(argv)
     if args.suit_out is None:
         args.suit_out = str(pathlib.Path(args.out).with_name("card_suit.onnx"))
@@ -951,6 +954,17 @@ def _share(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError(f"{value:g} is not a share from 0 to 1")
+    return value
+
+
+def _positive(text: str) -> int:
+    """``--suit-scenes``, ``--suit-epochs``: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not at least 1")
     return value
 
 
