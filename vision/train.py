@@ -739,8 +739,9 @@ def calibrate_scenes(model_path: pathlib.Path, n: int = 300, max_wrong: float = 
     allowed: a jump that can pass over a threshold that allows itself, and in the eighth went from
     0.95 to 0.9935 while 0.97 allowed itself.) The recogniser is the one the product runs, with
     the body-suit model in ``models/`` when there is one (cards it confirms below the threshold
-    count as reads at the threshold, and their mistakes count too); the shipped threshold was
-    calibrated before that model existed."""
+    count as reads at the threshold, and their mistakes count too). The shipped threshold, 0.96, was
+    calibrated before that model existed; calibrated again with it (sixteenth session) it is the
+    same: 94.3% right and 1 wrong on the 600 scenes (93.1% and 1 without it)."""
     seeds = [[60606, i] for i in range(n)]
     steps = int(math.floor((0.9999 - floor) / CALIBRATION_STEP + 1e-9))
     candidates = [round(floor + k * CALIBRATION_STEP, 4) for k in range(steps + 1)] + [0.9999]
