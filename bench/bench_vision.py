@@ -180,9 +180,10 @@ def main(argv=None) -> int:
         ap.error(str(e))
     cv2.setNumThreads(1)
     suit = None if args.suit_model == "none" else args.suit_model
-    if suit is not None and not pathlib.Path(suit).exists():
-        ap.error(f"--suit-model: no such file {suit} ('none' reads without a body-suit model)")
-    rec = OnnxRecognizer(args.model, threads=1, suit_model_path=suit)
+    try:
+        rec = OnnxRecognizer(args.model, threads=1, suit_model_path=suit)
+    except FileNotFoundError as e:
+        ap.error(f"--suit-model: {e} ('none' reads without a body-suit model)")
     if args.body_confirm is not None:
         rec.body_confirm = args.body_confirm
     out = {"date": time.strftime("%Y-%m-%d"), "model": pathlib.Path(args.model).name, "threshold": rec.threshold,

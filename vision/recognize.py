@@ -419,30 +419,40 @@ class OnnxRecognizer:
         raised to the threshold when the body confirms its suit and its rank
         (``confirmed_by_body``)."""
         dets = assemble(corners, readings, self.threshold)
-        small = max(self.small_black_threshold or 0.0, self.threshold)
-        doubtful = [i for i, d in enumerate(dets)
-                    if self.small_black_threshold is not None and _small_black_check(d, small) is not d]
-        confirmed: set[int] = set()
-        ask = [i for i in doubtful if dets[i].confidence >= self.threshold]
-        floor = self.body_floor
-        rescue = [i for i, d in enumerate(dets) if floor is not None and d.card is not None
-                  and floor <= d.confidence < self.threshold] if self.suit_session is not None else []
-        if (ask or rescue) and self.suit_session is not None:
-            probs = self.body_probs(frame, [dets[i].corners for i in ask + rescue])
-            for i, p in zip(ask + rescue, probs):
-                card = dets[i].card
-                assert card is not None
-                if p[card.index % 4] < self.body_confirm:
-                    continue
-                if i in ask:
-                    confirmed.add(i)
-                elif p[pips.N_SUIT_CLASSES + card.index // 4] >= self.body_rank_confirm:
-                    dets[i] = dataclasses.replace(dets[i], confidence=self.threshold, confirmed_by_body=True)
-                    confirmed.add(i)
+        sb = self.small_black_threshold
+        small = None if sb is None else max(sb, self.threshold)
+        doubtful = [i for i, d in enumerate(dets) if small is not None and _small_black_check(d, small) is not d]
+        confirmed = self._ask_body(dets, [i for i in doubtful if dets[i].confidence >= self.threshold], frame)
         for i in doubtful:
             if i not in confirmed:
-                dets[i] = _small_black_check(dets[i], small)
+                dets[i] = _small_black_check(dets[i], small)  # type: ignore[arg-type]
         return dets
+
+    def _ask_body(self, dets: list[Detection], doubtful: Sequence[int], frame: np.ndarray) -> set[int]:
+        """The places in ``dets`` the body confirms, asked in one model call: of ``doubtful`` (small
+        clubs and spades read at the threshold), those whose suit it confirms; of the cards read from
+        :attr:`body_floor` up to the threshold, those whose suit and rank it confirms, raised to the
+        threshold in ``dets`` (``confirmed_by_body``). Nothing without a body-suit model."""
+        if self.suit_session is None:
+            return set()
+        floor = self.body_floor
+        rescue = {i for i, d in enumerate(dets)
+                  if floor is not None and d.card is not None and floor <= d.confidence < self.threshold}
+        asked = list(doubtful) + sorted(rescue)
+        confirmed: set[int] = set()
+        if not asked:
+            return confirmed
+        for i, p in zip(asked, self.body_probs(frame, [dets[i].corners for i in asked])):
+            card = dets[i].card
+            assert card is not None
+            if p[card.index % 4] < self.body_confirm:
+                continue
+            if i not in rescue:
+                confirmed.add(i)
+            elif p[pips.N_SUIT_CLASSES + card.index // 4] >= self.body_rank_confirm:
+                dets[i] = dataclasses.replace(dets[i], confidence=self.threshold, confirmed_by_body=True)
+                confirmed.add(i)
+        return confirmed
 
     def body_probs(self, frame: np.ndarray, quads: Sequence[Sequence[tuple[float, float]]]) -> np.ndarray:
         """``N x 18`` probabilities from the bodies of the cards ``quads`` (:mod:`vision.pips`): the

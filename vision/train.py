@@ -347,6 +347,11 @@ def bf16_fast(cpuinfo: str | None = None) -> bool:
     return any(f in flags for f in BF16_FLAGS)
 
 
+def use_bf16(args) -> bool:  # type: ignore[no-untyped-def]
+    """Whether ``--bf16`` (``on``, ``off`` or ``auto``: where :func:`bf16_fast`) trains in bfloat16."""
+    return args.bf16 == "on" or (args.bf16 == "auto" and bf16_fast())
+
+
 def train(args) -> int:
     import torch
     import torch.nn.functional as F
@@ -378,7 +383,7 @@ def train(args) -> int:
     print(f"train {len(x_tr)} crops ({(y_tr != NOT_INDEX).mean():.0%} index; "
           f"{epoch_size(len(x_tr), args.epoch_crops)} an epoch), val {len(x_va)}; data {t_data:.0f}s", flush=True)
     model = build_model(args.channels, 3 if color else 1, args.heads, args.convs)
-    bf16 = args.bf16 == "on" or (args.bf16 == "auto" and bf16_fast())
+    bf16 = use_bf16(args)
     print(f"model: {args.convs} convolutions from {args.channels} channels, trained in "
           f"{'bfloat16' if bf16 else 'float32'}", flush=True)
     # channels-last convolutions: about 1.2x faster on two threads and 1.6x on one (oneDNN)
@@ -888,10 +893,9 @@ def suit_stage(args) -> int:  # type: ignore[no-untyped-def]
     are added to ``--stats`` under ``suit``."""
     from vision import train_suit
 
-    bf16 = args.bf16 == "on" or (args.bf16 == "auto" and bf16_fast())
     stats = train_suit.train_suit(pathlib.Path(args.suit_out), pathlib.Path(args.cache_dir), scenes=args.suit_scenes,
                                   val_scenes=max(2, math.ceil(0.15 * args.suit_scenes)), epochs=args.suit_epochs,
-                                  threads=args.threads, workers=args.workers, seed=args.seed, bf16=bf16)
+                                  threads=args.threads, workers=args.workers, seed=args.seed, bf16=use_bf16(args))
     path = pathlib.Path(args.stats)
     figures = json.loads(path.read_text()) if path.exists() and not args.suit_only else {}
     figures["suit"] = stats

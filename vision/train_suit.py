@@ -45,12 +45,14 @@ def jittered_quad(corners, k: int, rng: np.random.Generator, width_sd: float = 0
     """The quad (4 x 2) that a slightly wrong index corner ``k`` (0: top-left, 2: bottom-right) of
     the card ``corners`` (top-left, top-right, bottom-right, bottom-left) implies: its point shifted
     (``shift_sd`` card widths), its sides turned (``turn_sd_deg``) and its width off by a factor
-    (``width_sd``), as :meth:`vision.detect.Corner.card_quad` builds the card from a proposal.
+    (``width_sd``): the card :meth:`vision.detect.Corner.card_quad` builds from such a proposal.
 
     >>> q = [(0, 0), (63, 0), (63, 88), (0, 88)]
     >>> np.round(jittered_quad(q, 2, np.random.default_rng(0), 0, 0, 0)).tolist()
     [[63.0, 88.0], [0.0, 88.0], [0.0, 0.0], [63.0, 0.0]]
     """
+    from vision import detect
+
     r = np.roll(np.asarray(corners, np.float64), -k, axis=0)
     u, v = r[1] - r[0], r[3] - r[0]
     w = float(np.linalg.norm(u))
@@ -60,8 +62,8 @@ def jittered_quad(corners, k: int, rng: np.random.Generator, width_sd: float = 0
     u, v = rot @ u, rot @ v
     p = r[0] + (rng.normal(0, shift_sd, 2) * w if shift_sd else 0.0)
     ww = w * (1 + (rng.normal(0, width_sd) if width_sd else 0.0))
-    hh = ww * pips.ASPECT
-    return np.array([p, p + u * ww, p + u * ww + v * hh, p + v * hh])
+    return detect.Corner((float(p[0]), float(p[1])), (float(u[0]), float(u[1])), (float(v[0]), float(v[1])),
+                         ww).card_quad()
 
 
 def body_samples(seed: int, decks_name: str = SUIT_DECKS, jitter: int = 2) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
