@@ -15,7 +15,7 @@ ort = pytest.importorskip("onnxruntime")
 
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
-from vision import modelfile, train  # noqa: E402
+from vision import modelfile, pips, train  # noqa: E402
 from vision.detect import CROP_H, CROP_W  # noqa: E402
 from vision.recognize import DEFAULT_MODEL, KEEP_FLOAT_POOLING, NOT_INDEX, OnnxRecognizer, preprocess  # noqa: E402
 
@@ -327,7 +327,7 @@ def test_train_two_members_side_by_side_writes_one_calibrated_ensemble(tmp_path)
     import onnxruntime as ort
 
     session = ort.InferenceSession(str(suit), providers=["CPUExecutionProvider"])
-    bodies = np.random.default_rng(1).standard_normal((3, 1, 45, 32)).astype(np.float32)
+    bodies = np.random.default_rng(1).standard_normal((3, 1, pips.BODY_H, pips.BODY_W)).astype(np.float32)
     body_probs = session.run(None, {"bodies": bodies})[0]
     assert body_probs.shape == (3, 18) and np.allclose(body_probs[:, :5].sum(1), 1, atol=1e-4)
 

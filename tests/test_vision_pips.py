@@ -77,8 +77,9 @@ def test_suit_model_file_is_small_and_self_describing(recognizer) -> None:
 def test_r2_the_body_tells_small_clubs_from_spades_and_reads_the_rank(recognizer) -> None:
     """Lone clubs and spades of every rank, 60 pixels wide, seen from either index corner: the body
     never confirms the other black suit, always finds the right one the likelier of the two,
-    confirms it for half of them or more (measured: 29 of 52; clubs surer than spades in this
-    deck) and confirms nearly every rank (pips counted, courts told apart)."""
+    confirms it for four in five or more (measured: 46 of 52; 29 with the sixteenth session's
+    crops of half the size, which averaged a 60-pixel card's pips down to blobs) and confirms
+    nearly every rank (pips counted, courts told apart)."""
     from vision.recognize import BODY_RANK_CONFIRM
 
     confirmed = crossed = likelier = ranks = n = 0
@@ -95,7 +96,7 @@ def test_r2_the_body_tells_small_clubs_from_spades_and_reads_the_rank(recognizer
             likelier += int((probs[:, want] > probs[:, other]).sum())
             ranks += int((probs[:, pips.N_SUIT_CLASSES + card.index // 4] >= BODY_RANK_CONFIRM).sum())
     assert crossed == 0 and likelier == n
-    assert confirmed >= 0.5 * n, (confirmed, n)
+    assert confirmed >= 0.8 * n, (confirmed, n)
     assert ranks >= 0.9 * n, (ranks, n)
 
 
@@ -156,3 +157,28 @@ def test_a_card_read_below_the_threshold_stands_when_its_body_confirms_suit_and_
     assert d.to_json().keys() == {"card", "confidence", "corners"}  # the read command's shape is kept
     low = recognizer._assemble([corner], [Reading(c7, BODY_RESCUE_FLOOR - 0.05)], scene.image)
     assert not any(d.confirmed_by_body or d.confidence >= recognizer.threshold for d in low)
+
+
+def test_the_recogniser_crops_bodies_at_the_size_its_body_model_takes(tmp_path) -> None:
+    """A body-suit model file made for 45 x 32 crops (the sixteenth session's size) still loads and
+    runs: the crops are cut at its input size, not at :data:`vision.pips.BODY_W` x ``BODY_H``."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    from vision.recognize import OnnxRecognizer
+
+    k = pips.N_SUIT_CLASSES + pips.N_RANKS
+    graph = helper.make_graph(
+        [helper.make_node("GlobalAveragePool", ["bodies"], ["g"]), helper.make_node("Flatten", ["g"], ["f"]),
+         helper.make_node("MatMul", ["f", "w"], ["m"]), helper.make_node("Add", ["m", "b"], ["probs"])],
+        "body", [helper.make_tensor_value_info("bodies", TensorProto.FLOAT, ["n", 1, 45, 32])],
+        [helper.make_tensor_value_info("probs", TensorProto.FLOAT, ["n", k])],
+        [helper.make_tensor("w", TensorProto.FLOAT, [1, k], [0.0] * k),
+         helper.make_tensor("b", TensorProto.FLOAT, [k], [0.0, 0.0, 0.0, 1.0, 0.0] + [1.0 / 13] * 13)])
+    path = tmp_path / "old_body.onnx"
+    onnx.save_model(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+    rec = OnnxRecognizer(MODEL, suit_model_path=path)
+    assert rec.body_size == (32, 45)
+    scene = _lone_card("7s", 60)
+    probs = rec.body_probs(scene.image, [scene.cards[0].corners])
+    assert probs.shape == (1, k) and probs[0, 3] == pytest.approx(1.0)

@@ -397,10 +397,14 @@ class OnnxRecognizer:
         """The body-suit model (:mod:`vision.pips`), or ``None``: no body check (the default file
         is optional; a path given that does not exist is an error)."""
         self.body_confirm = BODY_CONFIRM
+        self.body_size = (pips.BODY_W, pips.BODY_H)
+        """Width and height of the body crops the body-suit model takes (its input's)."""
         if suit_model_path is not None and (suit_model_path != DEFAULT_SUIT_MODEL or DEFAULT_SUIT_MODEL.exists()):
             if not pathlib.Path(suit_model_path).exists():
                 raise FileNotFoundError(f"{suit_model_path}: no such body-suit model")
             self.suit_session = ort.InferenceSession(str(suit_model_path), opts, providers=["CPUExecutionProvider"])
+            shape = self.suit_session.get_inputs()[0].shape
+            self.body_size = (int(shape[3]), int(shape[2]))
             suit_meta = self.suit_session.get_modelmeta().custom_metadata_map
             self.body_confirm = float(suit_meta.get("confirm", BODY_CONFIRM))
         self.body_floor: float | None = BODY_RESCUE_FLOOR
@@ -459,7 +463,7 @@ class OnnxRecognizer:
         four suits and "no face", then the 13 ranks; zero rows without a body-suit model."""
         if self.suit_session is None or not quads:
             return np.zeros((len(quads), pips.N_SUIT_CLASSES + pips.N_RANKS), np.float32)
-        tensor = pips.preprocess([pips.body_crop(frame, q) for q in quads])
+        tensor = pips.preprocess([pips.body_crop(frame, q, self.body_size) for q in quads])
         return self.suit_session.run(None, {self.suit_session.get_inputs()[0].name: tensor})[0]
 
     def infer(self, tensor: np.ndarray) -> np.ndarray:
