@@ -1,4 +1,4 @@
-"""The web API with httpx (Starlette's TestClient): every route, errors in words, OpenAPI."""
+"""The web API with httpx2 (Starlette's TestClient): every route, errors in words, OpenAPI."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 import threading
 import time
 
-import httpx
+import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
 

@@ -10,7 +10,7 @@ import threading
 import time
 from typing import Any
 
-import httpx
+import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
 
