@@ -74,7 +74,7 @@ def main() -> None:
     ap.add_argument("--gap-ms", type=float, default=20.0, help="pause between commands")
     args = ap.parse_args()
 
-    import httpx
+    import httpx2 as httpx
 
     from server_helpers import TOKENS, live_server, make_app, make_service
 

@@ -11,7 +11,7 @@ import pathlib
 import shutil
 import time
 
-import httpx
+import httpx2 as httpx
 import pytest
 
 from server_helpers import TOKENS, auth, live_server, make_app, make_service, play_to_showdown, seat_three
