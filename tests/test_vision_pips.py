@@ -182,3 +182,34 @@ def test_the_recogniser_crops_bodies_at_the_size_its_body_model_takes(tmp_path) 
     scene = _lone_card("7s", 60)
     probs = rec.body_probs(scene.image, [scene.cards[0].corners])
     assert probs.shape == (1, k) and probs[0, 3] == pytest.approx(1.0)
+
+
+def test_r2_a_club_and_a_spade_read_on_one_card_are_settled_by_its_body(recognizer) -> None:
+    """A 7 of clubs 60 pixels wide whose two index corners read 7c and 7s (contested: unreadable at
+    the index alone) is read as the 7 of clubs when its pips say clubs and seven, at the threshold
+    and ``confirmed_by_body``. A contest the body cannot settle (7c against 8c: not one rank in the
+    two black suits), or a body that says spades for a club's pips, stays unreadable; so does
+    every contest with no body model or with the rule off."""
+    from vision.recognize import OnnxRecognizer
+
+    scene = _lone_card("7c", 60, 3)
+    t = scene.cards[0]
+    corners = [_corner(t, 0), _corner(t, 2)]
+    c7, s7, c8 = Card.parse("7c"), Card.parse("7s"), Card.parse("8c")
+    [d] = recognizer._assemble(corners, [Reading(c7, 0.9), Reading(s7, 0.85)], scene.image)
+    assert d.card == c7 and d.confidence == recognizer.threshold and d.confirmed_by_body and not d.contested
+    [d] = recognizer._assemble(corners, [Reading(c7, 0.9), Reading(c8, 0.85)], scene.image)
+    assert d.card is None and d.contested and d.contest == (c7, c8)
+    spade = _lone_card("7s", 60, 3)
+    ts = spade.cards[0]
+    [d] = recognizer._assemble([_corner(ts, 0), _corner(ts, 2)], [Reading(c7, 0.9), Reading(s7, 0.85)], spade.image)
+    assert d.card in (None, s7)  # the body reads the spade's own pips: never the club the index favoured
+    recognizer.body_contests = False
+    try:
+        [d] = recognizer._assemble(corners, [Reading(c7, 0.9), Reading(s7, 0.85)], scene.image)
+        assert d.card is None and d.contested
+    finally:
+        recognizer.body_contests = True
+    bare = OnnxRecognizer(MODEL, threads=1, suit_model_path=None)
+    [d] = bare._assemble(corners, [Reading(c7, 0.9), Reading(s7, 0.85)], scene.image)
+    assert d.card is None and d.contested

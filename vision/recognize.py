@@ -119,8 +119,12 @@ class Detection:
     from one card read two ways (:func:`merge_duplicates`)."""
 
     confirmed_by_body: bool = False
-    """Read below the threshold at the index and confirmed by the card's body (suit and rank,
-    :mod:`vision.pips`): ``confidence`` is then the threshold."""
+    """Read below the threshold at the index, or contested there between a club and a spade of one
+    rank, and confirmed by the card's body (suit and rank, :mod:`vision.pips`): ``confidence`` is
+    then the threshold."""
+    contest: tuple[Card, ...] = dataclasses.field(default=(), compare=False, repr=False)
+    """For a contested card, the cards its index corners were read as at :data:`CONTEST_FLOOR` or
+    more, surest first."""
 
     def to_json(self) -> dict:
         return {
@@ -410,6 +414,8 @@ class OnnxRecognizer:
         self.body_floor: float | None = BODY_RESCUE_FLOOR
         """Cards read from here to the threshold are shown to the body (:data:`BODY_RESCUE_FLOOR`);
         ``None``: only the small-black check asks it."""
+        self.body_contests = True
+        """Let the body settle a card whose index corners read a club and a spade of one rank."""
         self.body_rank_confirm = BODY_RANK_CONFIRM
         """What the body must give the read rank of a card read below the threshold
         (:data:`BODY_RANK_CONFIRM`)."""
@@ -442,11 +448,20 @@ class OnnxRecognizer:
         floor = self.body_floor
         rescue = {i for i, d in enumerate(dets)
                   if floor is not None and d.card is not None and floor <= d.confidence < self.threshold}
-        asked = list(doubtful) + sorted(rescue)
+        black_pairs = {i for i, d in enumerate(dets) if self.body_contests and _black_pair(d.contest)}
+        asked = list(doubtful) + sorted(rescue) + sorted(black_pairs)
         confirmed: set[int] = set()
         if not asked:
             return confirmed
         for i, p in zip(asked, self.body_probs(frame, [dets[i].corners for i in asked])):
+            if i in black_pairs:
+                for card in dets[i].contest:
+                    if (p[card.index % 4] >= self.body_confirm
+                            and p[pips.N_SUIT_CLASSES + card.index // 4] >= self.body_rank_confirm):
+                        dets[i] = dataclasses.replace(dets[i], card=card, confidence=self.threshold, indices_read=1,
+                                                      contested=False, confirmed_by_body=True)
+                        confirmed.add(i)
+                continue
             card = dets[i].card
             assert card is not None
             if p[card.index % 4] < self.body_confirm:
@@ -748,11 +763,19 @@ def assemble(corners: Sequence[detect.Corner], readings: Sequence[Reading], thre
         quad = corners[lead].card_quad()
         contested = card is None  # (corners that read no card at 0.5 or more were dropped above)
         read_at = tuple((*corners[i].point, *corners[i].u) for i in g if card is not None and readings[i].card == card)
+        contest = tuple(dict.fromkeys(r.card for r in sorted(rs, key=lambda r: -r.confidence)
+                                      if contested and r.card is not None and r.confidence >= CONTEST_FLOOR))
         out.append(Detection(card, conf, tuple((float(x), float(y)) for x, y in quad), n, contested=contested,
-                             read_at=read_at))
+                             read_at=read_at, contest=contest))
         widths.append(corners[lead].width)
     dets = merge_duplicates(out, widths, threshold)
     return dets if small_black is None else [_small_black_check(d, small_black) for d in dets]
+
+
+def _black_pair(contest: Sequence[Card]) -> bool:
+    """Whether a contest is a club against a spade of one rank, and nothing else."""
+    return (len(contest) == 2 and contest[0].index // 4 == contest[1].index // 4
+            and {c.suit for c in contest} == set(_BLACK_SUITS))
 
 
 def _small_black_check(d: Detection, small_black: float) -> Detection:
