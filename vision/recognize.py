@@ -442,7 +442,9 @@ class OnnxRecognizer:
         """The places in ``dets`` the body confirms, asked in one model call: of ``doubtful`` (small
         clubs and spades read at the threshold), those whose suit it confirms; of the cards read from
         :attr:`body_floor` up to the threshold, those whose suit and rank it confirms, raised to the
-        threshold in ``dets`` (``confirmed_by_body``). Nothing without a body-suit model."""
+        threshold in ``dets`` (``confirmed_by_body``); of the cards contested between a club and a
+        spade of one rank (:attr:`body_contests`), those where it confirms one of the two, suit and
+        rank, read as that card at the threshold. Nothing without a body-suit model."""
         if self.suit_session is None:
             return set()
         floor = self.body_floor
@@ -461,6 +463,7 @@ class OnnxRecognizer:
                         dets[i] = dataclasses.replace(dets[i], card=card, confidence=self.threshold, indices_read=1,
                                                       contested=False, confirmed_by_body=True)
                         confirmed.add(i)
+                        break  # (the suits' probabilities sum to 1: at most one reaches the confirm)
                 continue
             card = dets[i].card
             assert card is not None
