@@ -403,12 +403,14 @@ class OnnxRecognizer:
         self.body_confirm = BODY_CONFIRM
         self.body_size = (pips.BODY_W, pips.BODY_H)
         """Width and height of the body crops the body-suit model takes (its input's)."""
+        self.body_input_name = "bodies"
         if suit_model_path is not None and (suit_model_path != DEFAULT_SUIT_MODEL or DEFAULT_SUIT_MODEL.exists()):
             if not pathlib.Path(suit_model_path).exists():
                 raise FileNotFoundError(f"{suit_model_path}: no such body-suit model")
             self.suit_session = ort.InferenceSession(str(suit_model_path), opts, providers=["CPUExecutionProvider"])
-            shape = self.suit_session.get_inputs()[0].shape
-            self.body_size = (int(shape[3]), int(shape[2]))
+            body_input = self.suit_session.get_inputs()[0]
+            self.body_input_name = body_input.name
+            self.body_size = (int(body_input.shape[3]), int(body_input.shape[2]))
             suit_meta = self.suit_session.get_modelmeta().custom_metadata_map
             self.body_confirm = float(suit_meta.get("confirm", BODY_CONFIRM))
         self.body_floor: float | None = BODY_RESCUE_FLOOR
@@ -482,7 +484,7 @@ class OnnxRecognizer:
         if self.suit_session is None or not quads:
             return np.zeros((len(quads), pips.N_SUIT_CLASSES + pips.N_RANKS), np.float32)
         tensor = pips.preprocess([pips.body_crop(frame, q, self.body_size) for q in quads])
-        return self.suit_session.run(None, {self.suit_session.get_inputs()[0].name: tensor})[0]
+        return self.suit_session.run(None, {self.body_input_name: tensor})[0]
 
     def infer(self, tensor: np.ndarray) -> np.ndarray:
         if len(tensor) == 0:
@@ -767,7 +769,7 @@ def assemble(corners: Sequence[detect.Corner], readings: Sequence[Reading], thre
         contested = card is None  # (corners that read no card at 0.5 or more were dropped above)
         read_at = tuple((*corners[i].point, *corners[i].u) for i in g if card is not None and readings[i].card == card)
         contest = tuple(dict.fromkeys(r.card for r in sorted(rs, key=lambda r: -r.confidence)
-                                      if contested and r.card is not None and r.confidence >= CONTEST_FLOOR))
+                                      if r.card is not None and r.confidence >= CONTEST_FLOOR)) if contested else ()
         out.append(Detection(card, conf, tuple((float(x), float(y)) for x, y in quad), n, contested=contested,
                              read_at=read_at, contest=contest))
         widths.append(corners[lead].width)
