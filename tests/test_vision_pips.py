@@ -9,6 +9,8 @@ import pathlib
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.cards import Card
 from vision import detect, pips, render
@@ -157,6 +159,58 @@ def test_a_card_read_below_the_threshold_stands_when_its_body_confirms_suit_and_
     assert d.to_json().keys() == {"card", "confidence", "corners"}  # the read command's shape is kept
     low = recognizer._assemble([corner], [Reading(c7, BODY_RESCUE_FLOOR - 0.05)], scene.image)
     assert not any(d.confirmed_by_body or d.confidence >= recognizer.threshold for d in low)
+
+
+def _body_row(suits: dict[str, float], ranks: dict[str, float]) -> np.ndarray:
+    """A row of body probabilities: the suits named (the rest to "no face"), the ranks named (the
+    rest spread evenly)."""
+    row = np.zeros(pips.N_SUIT_CLASSES + pips.N_RANKS)
+    for s, p in suits.items():
+        row["cdhs".index(s)] = p
+    row[pips.N_SUIT_CLASSES - 1] = 1.0 - sum(suits.values())
+    rest = (1.0 - sum(ranks.values())) / (pips.N_RANKS - len(ranks))
+    row[pips.N_SUIT_CLASSES:] = rest
+    for r, p in ranks.items():
+        row[pips.N_SUIT_CLASSES + "23456789TJQKA".index(r)] = p
+    return row
+
+
+def test_r2_index_and_body_together_decide_a_card_read_unsure_at_its_index() -> None:
+    """A 7 of clubs read 0.8 at its index whose pips say clubs 0.9 and seven 0.95 reaches 0.96
+    together; read 0.6, or with pips that say spades or an eight, it does not."""
+    from vision.recognize import body_evidence
+
+    c7 = Card.parse("7c")
+    sure = _body_row({"c": 0.9, "s": 0.1}, {"7": 0.95})
+    assert body_evidence(0.8, c7, sure) == pytest.approx(0.973, abs=1e-3)
+    assert body_evidence(0.6, c7, sure) < 0.96
+    assert body_evidence(0.8, c7, _body_row({"c": 0.1, "s": 0.9}, {"7": 0.95})) < 0.8
+    assert body_evidence(0.8, c7, _body_row({"c": 0.9, "s": 0.1}, {"8": 0.95})) < 0.8
+    assert body_evidence(0.99, c7, _body_row({}, {})) == 0.0  # no face seen: no evidence
+
+
+@given(conf=st.floats(0.01, 0.999), mine=st.floats(0.0, 1.0), other=st.floats(0.0, 1.0),
+       rank=st.floats(0.05, 1.0), card=st.integers(0, 51))
+@settings(max_examples=300, deadline=None)
+def test_body_evidence_never_favours_a_card_the_pips_do_not(conf, mine, other, rank, card) -> None:
+    """Pips that give the card no more than another suit of its rank never raise it above its
+    index's own confidence; pips that give it more never lower it; more index confidence never
+    lowers it."""
+    from vision.recognize import body_evidence
+
+    c = Card.from_index(card)
+    others = [s for s in "cdhs" if s != c.suit]
+    total = mine + other
+    if total > 1.0:
+        mine, other = mine / total, other / total
+    row = _body_row({c.suit: mine, others[0]: other}, {c.rank.char: rank})
+    e = body_evidence(conf, c, row)
+    assert 0.0 <= e <= 1.0
+    if mine <= other:
+        assert e <= conf + 1e-9
+    if mine * rank >= max(other * rank, mine * (1.0 - rank) / 12) and mine > 0:
+        assert e >= conf - 1e-9
+    assert body_evidence(min(conf + 0.001, 0.9999), c, row) >= e - 1e-9
 
 
 def test_the_recogniser_crops_bodies_at_the_size_its_body_model_takes(tmp_path) -> None:

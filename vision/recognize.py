@@ -65,19 +65,46 @@ them clubs and spades on cards 53 to 59 pixels wide; with this rule 1. On 600 mo
 looked at only to check the rule): 5 wrong reads -> 2, for 1.5 points of recall. Over both sets a
 single threshold lets 6 through at 0.985 for 4.8 points (models/README.md, "Tenth session")."""
 BODY_CONFIRM = 0.95
-"""Probability of the read suit the body-suit model (:mod:`vision.pips`) must give for the body to
-confirm it: a club or a spade on a small card read below :data:`SMALL_BLACK_THRESHOLD` then stands,
-and so does a card read from :data:`BODY_RESCUE_FLOOR` (with its rank confirmed too). The model
-file's ``confirm`` metadata, when it has one, replaces it. On 300 tuning scenes (seeds
-``[50505, i]``) 0.9 read 0.5 points more of the seen decks and 0.4 more of the unseen, with one more
-wrong read on the unseen (an 8 of clubs confirmed as a spade): precision first."""
+"""Probability the body-suit model (:mod:`vision.pips`) must give a suit to settle a card whose two
+index corners read a club and a spade of one rank (with its rank at :data:`BODY_RANK_CONFIRM`).
+The model file's ``confirm`` metadata, when it has one, replaces it."""
 BODY_RANK_CONFIRM = 0.9
-"""Probability of the read rank the body must give to confirm a card read below the threshold."""
+"""Probability of the rank the body must give to settle a club-against-spade contest."""
 BODY_RESCUE_FLOOR = 0.5
-"""A card read at this or more (its index corners combined), but below the threshold, stands when
-its body confirms both its suit (:data:`BODY_CONFIRM`) and its rank (:data:`BODY_RANK_CONFIRM`): two
-views of the card, the index and the pips, that do not share a crop. On the tuning scenes, 0.5 read
-0.4 points more of the seen decks than 0.8, with no more wrong reads."""
+"""A card read at this or more (its index corners combined), but below the threshold, is shown to
+the body: it stands when the index and the body together (:func:`body_evidence`) reach the
+threshold. On the tuning scenes, 0.5 read 0.4 points more of the seen decks than 0.8, with no more
+wrong reads."""
+
+
+def body_evidence(confidence: float, card: Card, probs: np.ndarray) -> float:
+    """The probability of ``card`` from its index and its body together: ``confidence``, what the
+    index corners gave it (:func:`combine`), and ``probs``, the body's row of
+    :meth:`OnnxRecognizer.body_probs` (suit and rank heads, each a softmax).
+
+    The two views share no pixel (the body crop blanks the index), so they are taken as independent:
+    the body gives a card its suit's probability times its rank's. The index's other cards are not
+    kept, so all of its remaining ``1 - confidence`` is put on the card the body likes best after
+    ``card`` (the same rank in another suit, or the same suit at another rank): the worst case for
+    ``card``. Sure pips raise a card read unsure at the index; pips that say another suit or rank
+    bring it down. In the eighteenth session it replaced the sixteenth's fixed bars (the body's suit
+    at 0.95, its rank at 0.9): on the first 1,000 benchmark scenes per deck set, 0.4 points more of
+    the seen decks and 0.8 more of the unseen, with the same wrong reads (models/README.md,
+    "Eighteenth session").
+
+    >>> p = np.zeros(18); p[[3, 4]] = 0.98, 0.02; p[5 + 5] = 0.97; p[5 + 6] = 0.03   # spades, a 7
+    >>> round(body_evidence(0.8, Card.parse("7s"), p), 4), round(body_evidence(0.8, Card.parse("7c"), p), 4)
+    (0.9923, 0.0)
+    """
+    suits = np.asarray(probs[: pips.N_SUIT_CLASSES - 1], np.float64)  # the last suit class: no face
+    ranks = np.asarray(probs[pips.N_SUIT_CLASSES :], np.float64)
+    s, r = card.index % 4, card.index // 4
+    mine = suits[s] * ranks[r]
+    other = max(np.delete(suits, s).max() * ranks[r], suits[s] * np.delete(ranks, r).max())
+    whole = confidence * mine + (1.0 - confidence) * other
+    return 0.0 if whole <= 0.0 else float(confidence * mine / whole)
+
+
 KEEP_FLOAT_POOLING = ["QDQPropagationTransformer"]
 """onnxruntime graph optimisers the recogniser's session leaves out. The classifier's first stage (a
 convolution of the one grayscale channel and its max-pool) runs in float: int8 kernels are slow on
@@ -419,17 +446,18 @@ class OnnxRecognizer:
         self.body_contests = True
         """Let the body settle a card whose index corners read a club and a spade of one rank."""
         self.body_rank_confirm = BODY_RANK_CONFIRM
-        """What the body must give the read rank of a card read below the threshold
+        """What the body must give the rank to settle a club-against-spade contest
         (:data:`BODY_RANK_CONFIRM`)."""
 
     def _assemble(self, corners: Sequence[detect.Corner], readings: Sequence[Reading],
                   frame: np.ndarray) -> list[Detection]:
         """:func:`assemble` at this recogniser's thresholds, then the body's word (:meth:`body_probs`,
         when there is a body-suit model): a club or a spade on a small card read at the threshold but
-        below the small-black one is kept when the body confirms its suit, otherwise made unreadable
+        below the small-black one is kept when the index and the body together
+        (:func:`body_evidence`) reach the small-black threshold, otherwise made unreadable
         (:func:`_small_black_check`); a card read from :attr:`body_floor` up to the threshold is
-        raised to the threshold when the body confirms its suit and its rank
-        (``confirmed_by_body``)."""
+        raised to the threshold when they reach it (a small club or spade: the small-black
+        threshold; ``confirmed_by_body``)."""
         dets = assemble(corners, readings, self.threshold)
         sb = self.small_black_threshold
         small = None if sb is None else max(sb, self.threshold)
@@ -442,11 +470,14 @@ class OnnxRecognizer:
 
     def _ask_body(self, dets: list[Detection], doubtful: Sequence[int], frame: np.ndarray) -> set[int]:
         """The places in ``dets`` the body confirms, asked in one model call: of ``doubtful`` (small
-        clubs and spades read at the threshold), those whose suit it confirms; of the cards read from
-        :attr:`body_floor` up to the threshold, those whose suit and rank it confirms, raised to the
-        threshold in ``dets`` (``confirmed_by_body``); of the cards contested between a club and a
-        spade of one rank (:attr:`body_contests`), those where it confirms one of the two, suit and
-        rank, read as that card at the threshold. Nothing without a body-suit model."""
+        clubs and spades read at the threshold) and of the cards read from :attr:`body_floor` up to
+        the threshold, those whose index and body together (:func:`body_evidence`) reach the
+        threshold, or the small-black threshold for a club or a spade on a small card; those
+        read below the threshold are raised to it in ``dets`` (``confirmed_by_body``). Of the cards
+        contested between a club and a spade of one rank (:attr:`body_contests`), those where it
+        confirms one of the two, suit (:attr:`body_confirm`) and rank
+        (:attr:`body_rank_confirm`), read as that card at the threshold. Nothing without a
+        body-suit model."""
         if self.suit_session is None:
             return set()
         floor = self.body_floor
@@ -469,13 +500,13 @@ class OnnxRecognizer:
                 continue
             card = dets[i].card
             assert card is not None
-            if p[card.index % 4] < self.body_confirm:
+            sb = self.small_black_threshold
+            bar = max(self.threshold, sb) if sb is not None and _small_black(dets[i]) else self.threshold
+            if body_evidence(dets[i].confidence, card, p) < bar:
                 continue
-            if i not in rescue:
-                confirmed.add(i)
-            elif p[pips.N_SUIT_CLASSES + card.index // 4] >= self.body_rank_confirm:
+            if i in rescue:
                 dets[i] = dataclasses.replace(dets[i], confidence=self.threshold, confirmed_by_body=True)
-                confirmed.add(i)
+            confirmed.add(i)
         return confirmed
 
     def body_probs(self, frame: np.ndarray, quads: Sequence[Sequence[tuple[float, float]]]) -> np.ndarray:
@@ -783,14 +814,19 @@ def _black_pair(contest: Sequence[Card]) -> bool:
             and {c.suit for c in contest} == set(_BLACK_SUITS))
 
 
+def _small_black(d: Detection) -> bool:
+    """Whether ``d`` is read as a club or a spade on a card narrower than :data:`SMALL_CARD_WIDTH`."""
+    if d.card is None or d.card.suit not in _BLACK_SUITS:
+        return False
+    (x0, y0), (x1, y1) = d.corners[:2]
+    return math.hypot(x1 - x0, y1 - y0) < SMALL_CARD_WIDTH
+
+
 def _small_black_check(d: Detection, small_black: float) -> Detection:
     """``d``, or ``d`` unreadable when it is a club or a spade on a card narrower than
     :data:`SMALL_CARD_WIDTH` read below ``small_black``. Judged after the cards are assembled and
     merged, so that such a read still contests the cards read near it (it is a card there)."""
-    if d.card is None or d.card.suit not in _BLACK_SUITS or d.confidence >= small_black:
-        return d
-    (x0, y0), (x1, y1) = d.corners[:2]
-    if math.hypot(x1 - x0, y1 - y0) >= SMALL_CARD_WIDTH:
+    if d.confidence >= small_black or not _small_black(d):
         return d
     return dataclasses.replace(d, card=None, indices_read=0, read_at=())
 
