@@ -102,25 +102,29 @@ def test_r2_the_body_tells_small_clubs_from_spades_and_reads_the_rank(recognizer
     assert ranks >= 0.9 * n, (ranks, n)
 
 
-def test_a_small_black_read_below_the_strict_threshold_stands_only_when_the_body_confirms_it(recognizer) -> None:
+def test_r2_a_small_black_read_stands_only_when_index_and_body_together_reach_the_threshold(recognizer) -> None:
     """A 7 of clubs 60 pixels wide read 0.975 at its index (over the threshold, under the 0.99 a
-    small club or spade must reach): the body's clubs confirm it; read as the 7 of spades, the body
-    does not, and the card stays unreadable; with no body-suit model both stay unreadable."""
-    from vision.recognize import OnnxRecognizer
+    small club or spade must reach at its index alone): the body's clubs confirm it; read as the 7
+    of spades, the body does not, and the card stays unreadable. Read as the 7 of spades at 0.995,
+    over the index-alone bar, the club's pips still refuse it (the body is asked up to
+    ``SMALL_BLACK_BODY_CHECK``); at 0.9995 it is not asked. With no body-suit model the index alone
+    decides: 0.975 is unreadable, 0.995 stands."""
+    from vision.recognize import SMALL_BLACK_BODY_CHECK, OnnxRecognizer
 
     scene = _lone_card("7c", 60, 3)
     corner = _corner(scene.cards[0])
-    assert recognizer.threshold < 0.975 < recognizer.small_black_threshold
+    assert recognizer.threshold < 0.975 < recognizer.small_black_threshold < 0.995 < SMALL_BLACK_BODY_CHECK < 0.9995
     c7, s7 = Card.parse("7c"), Card.parse("7s")
     kept = recognizer._assemble([corner], [Reading(c7, 0.975)], scene.image)
     assert [d.card for d in kept] == [c7]
-    refused = recognizer._assemble([corner], [Reading(s7, 0.975)], scene.image)
-    assert [d.card for d in refused] == [None]
-    # a red card or a sure read never asks the body
-    assert [d.card for d in recognizer._assemble([corner], [Reading(s7, 0.995)], scene.image)] == [s7]
+    for conf in (0.975, 0.995):
+        refused = recognizer._assemble([corner], [Reading(s7, conf)], scene.image)
+        assert [d.card for d in refused] == [None]
+    assert [d.card for d in recognizer._assemble([corner], [Reading(s7, 0.9995)], scene.image)] == [s7]
     bare = OnnxRecognizer(MODEL, threads=1, suit_model_path=None)
     assert bare.suit_session is None
     assert [d.card for d in bare._assemble([corner], [Reading(c7, 0.975)], scene.image)] == [None]
+    assert [d.card for d in bare._assemble([corner], [Reading(s7, 0.995)], scene.image)] == [s7]
 
 
 def test_a_named_body_suit_model_that_is_missing_is_an_error(tmp_path) -> None:

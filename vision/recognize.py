@@ -59,11 +59,19 @@ SMALL_CARD_WIDTH = 70.0
 there the classifier's one confident mistake is a club for a spade or a spade for a club."""
 SMALL_BLACK_THRESHOLD = 0.99
 """Confidence a club or a spade read on a card narrower than :data:`SMALL_CARD_WIDTH` must reach
-(or the recogniser's threshold, if higher). On 600 whole validation scenes of the training decks
+(or the recogniser's threshold, if higher) when there is no body-suit model to ask
+(:data:`SMALL_BLACK_BODY_CHECK` when there is). On 600 whole validation scenes of the training decks
 (seeds ``[50505, i]``, used by nothing else) the shipped model at 0.97 read 6 cards wrong, 4 of
 them clubs and spades on cards 53 to 59 pixels wide; with this rule 1. On 600 more (``[40404, i]``,
 looked at only to check the rule): 5 wrong reads -> 2, for 1.5 points of recall. Over both sets a
 single threshold lets 6 through at 0.985 for 4.8 points (models/README.md, "Tenth session")."""
+SMALL_BLACK_BODY_CHECK = 0.999
+"""With a body-suit model, a club or a spade on a card narrower than :data:`SMALL_CARD_WIDTH` read
+at the threshold but below this is shown to the body, and stands only when the index and the body
+together (:func:`body_evidence`) reach the threshold: the body can save a read under
+:data:`SMALL_BLACK_THRESHOLD` and refuse one over it (a spade's pips under a club's index). On the
+first 1,000 benchmark scenes per deck set the body refused 5 and 12 such reads from 0.99 up, 7 of
+them wrong reads, all under 0.999 (models/README.md, "Eighteenth session")."""
 BODY_CONFIRM = 0.95
 """Probability the body-suit model (:mod:`vision.pips`) must give a suit to settle a card whose two
 index corners read a club and a spade of one rank (with its rank at :data:`BODY_RANK_CONFIRM`).
@@ -422,8 +430,11 @@ class OnnxRecognizer:
         self.second_look = second_look
         """Look again at near misses (:meth:`_look_again`)."""
         self.small_black_threshold = small_black_threshold
-        """What a club or a spade on a small card must reach (:data:`SMALL_BLACK_THRESHOLD`);
-        ``None``: the threshold alone."""
+        """What a club or a spade on a small card must reach at its index alone
+        (:data:`SMALL_BLACK_THRESHOLD`); ``None``: the threshold alone, and no body check for them."""
+        self.small_black_body_check = SMALL_BLACK_BODY_CHECK
+        """With a body-suit model: a club or a spade on a small card read below this is shown to the
+        body (:data:`SMALL_BLACK_BODY_CHECK`)."""
         self.suit_session = None
         """The body-suit model (:mod:`vision.pips`), or ``None``: no body check (the default file
         is optional; a path given that does not exist is an error)."""
@@ -453,13 +464,15 @@ class OnnxRecognizer:
                   frame: np.ndarray) -> list[Detection]:
         """:func:`assemble` at this recogniser's thresholds, then the body's word (:meth:`body_probs`,
         when there is a body-suit model): a club or a spade on a small card read at the threshold but
-        below the small-black one is kept when the index and the body together
-        (:func:`body_evidence`) reach the small-black threshold, otherwise made unreadable
+        below :attr:`small_black_body_check` is kept when the index and the body together
+        (:func:`body_evidence`) reach the threshold, otherwise made unreadable
         (:func:`_small_black_check`); a card read from :attr:`body_floor` up to the threshold is
-        raised to the threshold when they reach it (a small club or spade: the small-black
-        threshold; ``confirmed_by_body``)."""
+        raised to the threshold when they reach it (``confirmed_by_body``). Without a body-suit
+        model a small club or spade must reach :attr:`small_black_threshold` at its index."""
         dets = assemble(corners, readings, self.threshold)
         sb = self.small_black_threshold
+        if sb is not None and self.suit_session is not None:
+            sb = max(sb, self.small_black_body_check)
         small = None if sb is None else max(sb, self.threshold)
         doubtful = [i for i, d in enumerate(dets) if small is not None and _small_black_check(d, small) is not d]
         confirmed = self._ask_body(dets, [i for i in doubtful if dets[i].confidence >= self.threshold], frame)
@@ -470,10 +483,10 @@ class OnnxRecognizer:
 
     def _ask_body(self, dets: list[Detection], doubtful: Sequence[int], frame: np.ndarray) -> set[int]:
         """The places in ``dets`` the body confirms, asked in one model call: of ``doubtful`` (small
-        clubs and spades read at the threshold) and of the cards read from :attr:`body_floor` up to
-        the threshold, those whose index and body together (:func:`body_evidence`) reach the
-        threshold, or the small-black threshold for a club or a spade on a small card; those
-        read below the threshold are raised to it in ``dets`` (``confirmed_by_body``). Of the cards
+        clubs and spades read at the threshold but below :attr:`small_black_body_check`) and of the
+        cards read from :attr:`body_floor` up to the threshold, those whose index and body together
+        (:func:`body_evidence`) reach the threshold; those read below the threshold are raised to
+        it in ``dets`` (``confirmed_by_body``). Of the cards
         contested between a club and a spade of one rank (:attr:`body_contests`), those where it
         confirms one of the two, suit (:attr:`body_confirm`) and rank
         (:attr:`body_rank_confirm`), read as that card at the threshold. Nothing without a
@@ -500,9 +513,7 @@ class OnnxRecognizer:
                 continue
             card = dets[i].card
             assert card is not None
-            sb = self.small_black_threshold
-            bar = max(self.threshold, sb) if sb is not None and _small_black(dets[i]) else self.threshold
-            if body_evidence(dets[i].confidence, card, p) < bar:
+            if body_evidence(dets[i].confidence, card, p) < self.threshold:
                 continue
             if i in rescue:
                 dets[i] = dataclasses.replace(dets[i], confidence=self.threshold, confirmed_by_body=True)
