@@ -8,11 +8,11 @@ half of them with small cards), seeded apart from them. Every card in a scene is
 quad an index corner of it would imply, taken a little off as the recogniser's own corners are
 (:func:`jittered_quad`), and labelled with its suit (face up) or "no face" (a back). Cards half
 covered by others keep their label: the model learns to hedge where the body is out of view, and
-the recogniser trusts it only when it is sure (:data:`vision.recognize.BODY_CONFIRM`).
+the recogniser weighs what it says against the index (:func:`vision.recognize.body_evidence`).
 
 The model also has a rank head (13 ranks, from the pips' count and the court pictures), trained
-on the face-up cards: a card read below the threshold stands when the body confirms both its suit
-and its rank (:data:`vision.recognize.BODY_RESCUE_FLOOR`).
+on the face-up cards: a card read below the threshold stands when index and body together, suit
+and rank, reach the threshold (:data:`vision.recognize.BODY_RESCUE_FLOOR`).
 """
 
 from __future__ import annotations
