@@ -91,7 +91,8 @@ def body_evidence(confidence: float, card: Card, probs: np.ndarray) -> float:
     :meth:`OnnxRecognizer.body_probs` (suit and rank heads, each a softmax).
 
     The two views share no pixel (the body crop blanks the index), so they are taken as independent:
-    the body gives a card its suit's probability times its rank's. The index's other cards are not
+    the body gives a card its suit's probability times its rank's, plus a 52nd of its "no face"
+    (a body it could not see says nothing of the card). The index's other cards are not
     kept, so all of its remaining ``1 - confidence`` is put on the card the body likes best after
     ``card`` (the same rank in another suit, or the same suit at another rank): the worst case for
     ``card``. Sure pips raise a card read unsure at the index; pips that say another suit or rank
@@ -102,13 +103,14 @@ def body_evidence(confidence: float, card: Card, probs: np.ndarray) -> float:
 
     >>> p = np.zeros(18); p[[3, 4]] = 0.98, 0.02; p[5 + 5] = 0.97; p[5 + 6] = 0.03   # spades, a 7
     >>> round(body_evidence(0.8, Card.parse("7s"), p), 4), round(body_evidence(0.8, Card.parse("7c"), p), 4)
-    (0.9923, 0.0)
+    (0.9922, 0.0016)
     """
-    suits = np.asarray(probs[: pips.N_SUIT_CLASSES - 1], np.float64)  # the last suit class: no face
+    suits = np.asarray(probs[: pips.N_SUIT_CLASSES - 1], np.float64)
+    blind = float(probs[pips.N_SUIT_CLASSES - 1]) / 52  # "no face": the body saw no card, any card alike
     ranks = np.asarray(probs[pips.N_SUIT_CLASSES :], np.float64)
     s, r = card.index % 4, card.index // 4
-    mine = suits[s] * ranks[r]
-    other = max(np.delete(suits, s).max() * ranks[r], suits[s] * np.delete(ranks, r).max())
+    mine = suits[s] * ranks[r] + blind
+    other = max(np.delete(suits, s).max() * ranks[r], suits[s] * np.delete(ranks, r).max()) + blind
     whole = confidence * mine + (1.0 - confidence) * other
     return 0.0 if whole <= 0.0 else float(confidence * mine / whole)
 
@@ -486,11 +488,10 @@ class OnnxRecognizer:
         clubs and spades read at the threshold but below :attr:`small_black_body_check`) and of the
         cards read from :attr:`body_floor` up to the threshold, those whose index and body together
         (:func:`body_evidence`) reach the threshold; those read below the threshold are raised to
-        it in ``dets`` (``confirmed_by_body``). Of the cards
-        contested between a club and a spade of one rank (:attr:`body_contests`), those where it
-        confirms one of the two, suit (:attr:`body_confirm`) and rank
-        (:attr:`body_rank_confirm`), read as that card at the threshold. Nothing without a
-        body-suit model."""
+        it in ``dets`` (``confirmed_by_body``). Of the cards contested between a club and a spade of
+        one rank (:attr:`body_contests`), those where it confirms one of the two, suit
+        (:attr:`body_confirm`) and rank (:attr:`body_rank_confirm`), read as that card at the
+        threshold. Nothing without a body-suit model."""
         if self.suit_session is None:
             return set()
         floor = self.body_floor
