@@ -165,6 +165,29 @@ def test_a_card_read_below_the_threshold_stands_when_its_body_confirms_suit_and_
     assert not any(d.confirmed_by_body or d.confidence >= recognizer.threshold for d in low)
 
 
+def test_r2_a_body_cropped_a_fifth_too_small_is_looked_at_again_at_other_sizes(recognizer) -> None:
+    """A 9 of hearts 90 pixels wide proposed as if it were 72 wide (the width a frame is read at can
+    be that far off one card's own) and read 0.7 at its index: its body cropped at the proposal's
+    size does not raise it, the second look at other sizes does (two sizes side by side agree);
+    with no second look it stays unsure; read as the 8 of hearts it stays unsure either way."""
+    import dataclasses
+
+    scene = _lone_card("9h", 90, 2)
+    corner = _corner(scene.cards[0])
+    small = dataclasses.replace(corner, width=corner.width * 0.8)
+    h9, h8 = Card.parse("9h"), Card.parse("8h")
+    [d] = recognizer._assemble([small], [Reading(h9, 0.7)], scene.image)
+    assert d.card == h9 and d.confidence == recognizer.threshold and d.confirmed_by_body
+    [d] = recognizer._assemble([small], [Reading(h8, 0.7)], scene.image)
+    assert d.card == h8 and not d.confirmed_by_body
+    scales, recognizer.body_scales = recognizer.body_scales, ()
+    try:
+        [d] = recognizer._assemble([small], [Reading(h9, 0.7)], scene.image)
+        assert d.card == h9 and d.confidence == pytest.approx(0.7) and not d.confirmed_by_body
+    finally:
+        recognizer.body_scales = scales
+
+
 def _body_row(suits: dict[str, float], ranks: dict[str, float]) -> np.ndarray:
     """A row of body probabilities: the suits named (the rest to "no face"), the ranks named (the
     rest spread evenly)."""
