@@ -506,12 +506,13 @@ class OnnxRecognizer:
         return dets
 
     def _ask_body(self, dets: list[Detection], doubtful: Sequence[int], frame: np.ndarray) -> set[int]:
-        """The places in ``dets`` the body confirms, asked in one model call: of ``doubtful`` (small
-        clubs and spades read at the threshold but below :attr:`small_black_body_check`) and of the
-        cards read from :attr:`body_floor` up to the threshold, those whose index and body together
-        (:func:`body_evidence`) reach the threshold; those read below the threshold are raised to
-        it in ``dets`` (``confirmed_by_body``). Of the cards contested between a club and a spade of
-        one rank (:attr:`body_contests`), those where it confirms one of the two, suit
+        """The places in ``dets`` the body confirms: of ``doubtful`` (small clubs and spades read at
+        the threshold but below :attr:`small_black_body_check`) and of the cards read from
+        :attr:`body_floor` up to the threshold, those whose index and body together
+        (:func:`body_evidence`) reach the threshold; those read below the threshold are raised to it
+        in ``dets`` (``confirmed_by_body``), some after a second look at their body at other sizes
+        (:data:`BODY_SCALES`, a second model call). Of the cards contested between a club and a
+        spade of one rank (:attr:`body_contests`), those where it confirms one of the two, suit
         (:attr:`body_confirm`) and rank (:attr:`body_rank_confirm`), read as that card at the
         threshold. Nothing without a body-suit model."""
         if self.suit_session is None:
@@ -873,7 +874,7 @@ def _scaled_quad(quad: Sequence[tuple[float, float]], scale: float) -> list[tupl
     >>> _scaled_quad([(10, 10), (20, 10), (20, 24), (10, 24)], 1.5)
     [(10.0, 10.0), (25.0, 10.0), (25.0, 31.0), (10.0, 31.0)]
     """
-    (x0, y0) = quad[0]
+    x0, y0 = quad[0]
     return [(float(x0 + scale * (x - x0)), float(y0 + scale * (y - y0))) for x, y in quad]
 
 
