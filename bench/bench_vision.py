@@ -164,7 +164,8 @@ def main(argv=None) -> int:
     ap.add_argument("--suit-model", default=str(DEFAULT_SUIT_MODEL),
                     help="the body-suit model (vision.pips), or 'none' to read without it")
     ap.add_argument("--body-confirm", type=float, default=None,
-                    help="what the body must give the read suit (default: the body-suit model's own)")
+                    help="what the body must give a suit to settle a club-against-spade contest "
+                         "(default: the body-suit model's own)")
     ap.add_argument("--json")
     ap.add_argument("--skip-latency", action="store_true")
     ap.add_argument("--seat-seed", type=int, default=515151,

@@ -525,8 +525,7 @@ class OnnxRecognizer:
         confirmed: set[int] = set()
         if not asked:
             return confirmed
-        again: list[int] = []
-        first: dict[int, float] = {}
+        again: dict[int, float] = {}  # cards for the second look: their evidence at the proposal's size
         for i, p in zip(asked, self.body_probs(frame, [dets[i].corners for i in asked])):
             if i in black_pairs:
                 for card in dets[i].contest:
@@ -542,8 +541,7 @@ class OnnxRecognizer:
             evidence = body_evidence(dets[i].confidence, card, p)
             if evidence < self.threshold:
                 if i in rescue and evidence >= BODY_SECOND_LOOK_FROM:
-                    again.append(i)
-                    first[i] = evidence
+                    again[i] = evidence
                 continue
             if i in rescue:
                 dets[i] = dataclasses.replace(dets[i], confidence=self.threshold, confirmed_by_body=True)
@@ -553,10 +551,10 @@ class OnnxRecognizer:
             quads = [_scaled_quad(dets[i].corners, s) for i in again for s in scales]
             more = self.body_probs(frame, quads).reshape(len(again), len(scales), -1)
             sizes = sorted([*scales, 1.0])
-            for i, ps in zip(again, more):
+            for (i, at_one), ps in zip(again.items(), more):
                 d = dets[i]
                 assert d.card is not None
-                by_size = {1.0: first[i], **{s: body_evidence(d.confidence, d.card, p) for s, p in zip(scales, ps)}}
+                by_size = {1.0: at_one, **{s: body_evidence(d.confidence, d.card, p) for s, p in zip(scales, ps)}}
                 evidences = [by_size[s] for s in sizes]
                 if max(map(min, zip(evidences, evidences[1:]))) >= self.threshold:  # two sizes side by side
                     dets[i] = dataclasses.replace(d, confidence=self.threshold, confirmed_by_body=True)
