@@ -269,8 +269,9 @@ def test_the_recogniser_crops_bodies_at_the_size_its_body_model_takes(tmp_path) 
 def test_r2_a_club_and_a_spade_read_on_one_card_are_settled_by_its_body(recognizer) -> None:
     """A 7 of clubs 60 pixels wide whose two index corners read 7c and 7s (contested: unreadable at
     the index alone) is read as the 7 of clubs when its pips say clubs and seven, at the threshold
-    and ``confirmed_by_body``. A contest the body cannot settle (7c against 8c: not one rank in the
-    two black suits), or a body that says spades for a club's pips, stays unreadable; so does
+    and ``confirmed_by_body``. A contest of two ranks read nearly as surely (7c at 0.9 against 8c at
+    0.85: the general rule leaves the index only 0.15 for the club), or a body that says spades for
+    a club's pips, stays unreadable; so does
     every contest with no body model or with the rule off."""
     from vision.recognize import OnnxRecognizer
 
@@ -295,3 +296,25 @@ def test_r2_a_club_and_a_spade_read_on_one_card_are_settled_by_its_body(recogniz
     bare = OnnxRecognizer(MODEL, threads=1, suit_model_path=None)
     [d] = bare._assemble(corners, [Reading(c7, 0.9), Reading(s7, 0.85)], scene.image)
     assert d.card is None and d.contested
+
+
+def test_r2_a_sure_index_contested_by_an_unsure_corner_is_settled_by_the_body(recognizer) -> None:
+    """A 7 of clubs whose one index corner reads 7c at 0.999 and whose other (half covered, say)
+    reads 8c at 0.6 is contested, unreadable at the index alone. Its body says seven: it is read as
+    the 7 of clubs at the threshold, ``confirmed_by_body``; the index's doubt is the rival corner's
+    0.6 (the lesser of 0.999 and 1 - 0.6), so the body must be sure. Read the other way round (8c
+    sure, 7c unsure) the body cannot make it an 8, and it stays unreadable; so with the rule off."""
+    scene = _lone_card("7c", 90, 4)
+    t = scene.cards[0]
+    corners = [_corner(t, 0), _corner(t, 2)]
+    c7, c8 = Card.parse("7c"), Card.parse("8c")
+    [d] = recognizer._assemble(corners, [Reading(c7, 0.999), Reading(c8, 0.6)], scene.image)
+    assert d.card == c7 and d.confidence == recognizer.threshold and d.confirmed_by_body and not d.contested
+    [d] = recognizer._assemble(corners, [Reading(c8, 0.999), Reading(c7, 0.6)], scene.image)
+    assert d.card is None and d.contested and d.contest == (c8, c7)
+    recognizer.body_contests = False
+    try:
+        [d] = recognizer._assemble(corners, [Reading(c7, 0.999), Reading(c8, 0.6)], scene.image)
+        assert d.card is None and d.contested
+    finally:
+        recognizer.body_contests = True

@@ -182,6 +182,8 @@ class Detection:
     contest: tuple[Card, ...] = dataclasses.field(default=(), compare=False, repr=False)
     """For a contested card, the cards its index corners were read as at :data:`CONTEST_FLOOR` or
     more, surest first."""
+    contest_confidences: tuple[float, ...] = dataclasses.field(default=(), compare=False, repr=False)
+    """The confidence of each card of :attr:`contest` (its surest corner's)."""
 
     def to_json(self) -> dict:
         return {
@@ -521,7 +523,9 @@ class OnnxRecognizer:
         rescue = {i for i, d in enumerate(dets)
                   if floor is not None and d.card is not None and floor <= d.confidence < self.threshold}
         black_pairs = {i for i, d in enumerate(dets) if self.body_contests and _black_pair(d.contest)}
-        asked = list(doubtful) + sorted(rescue) + sorted(black_pairs)
+        contests = {i for i, d in enumerate(dets)
+                    if self.body_contests and len(d.contest) >= 2 and i not in black_pairs}
+        asked = list(doubtful) + sorted(rescue) + sorted(black_pairs) + sorted(contests)
         confirmed: set[int] = set()
         if not asked:
             return confirmed
@@ -535,6 +539,16 @@ class OnnxRecognizer:
                                                       contested=False, confirmed_by_body=True)
                         confirmed.add(i)
                         break  # (the suits' probabilities sum to 1: at most one reaches the confirm)
+                continue
+            if i in contests:
+                d = dets[i]
+                for k, card in enumerate(d.contest):
+                    rival = max(c for j, c in enumerate(d.contest_confidences) if j != k)
+                    if body_evidence(min(d.contest_confidences[k], 1.0 - rival), card, p) >= self.threshold:
+                        dets[i] = dataclasses.replace(d, card=card, confidence=self.threshold, indices_read=1,
+                                                      contested=False, confirmed_by_body=True)
+                        confirmed.add(i)
+                        break
                 continue
             card = dets[i].card
             assert card is not None
@@ -633,11 +647,11 @@ class OnnxRecognizer:
         """:meth:`recognize_masks` for several regions of one frame (a camera's seat zones); the
         crops of every region whose card width is known are classified in one model call.
 
-        ``wanted``: cards each region should show (the variant's hand). The proposals from index
-        print (:func:`~vision.detect.glyph_corners`, many of them pairs of pips the classifier must
-        refuse) are then made only for the regions that do not already show that many cards read
-        at or above the threshold: a second look where the first was not enough. ``None`` looks
-        everywhere at once.
+        ``wanted``: cards each region should show (the variant's hand). The proposals for cards
+        lying on cards (:func:`~vision.detect.lying_corners`: the print scan along cut edges and
+        index print, many of them pairs of pips the classifier must refuse) are then made only for
+        the regions that do not already show that many cards read at or above the threshold: a
+        second look where the first was not enough. ``None`` looks everywhere at once.
         """
         out: list[list[Detection] | None] = [None] * len(jobs)
         batch: list[tuple[int, float, list[detect.Corner]]] = []
@@ -673,7 +687,7 @@ class OnnxRecognizer:
                 sure = sum(1 for d in out[k] or [] if d.card is not None and d.confidence >= self.threshold)
                 if sure < wanted[k]:
                     x, y = jobs[k][0][:2]
-                    more.append((k, detect.glyph_corners(jobs[k][1], width, (x, y), known=cs)))
+                    more.append((k, detect.lying_corners(jobs[k][1], width, (x, y), known=cs)))
             readings = self.read_corners(frame, [c for _, cs in more for c in cs], colour)
             at = 0
             for k, extra in more:
@@ -851,10 +865,12 @@ def assemble(corners: Sequence[detect.Corner], readings: Sequence[Reading], thre
         quad = corners[lead].card_quad()
         contested = card is None  # (corners that read no card at 0.5 or more were dropped above)
         read_at = tuple((*corners[i].point, *corners[i].u) for i in g if card is not None and readings[i].card == card)
-        contest = tuple(dict.fromkeys(r.card for r in sorted(rs, key=lambda r: -r.confidence)
-                                      if r.card is not None and r.confidence >= CONTEST_FLOOR)) if contested else ()
+        rivals: dict[Card, float] = {}
+        for r in sorted(rs, key=lambda r: -r.confidence) if contested else ():
+            if r.card is not None and r.confidence >= CONTEST_FLOOR:
+                rivals.setdefault(r.card, r.confidence)
         out.append(Detection(card, conf, tuple((float(x), float(y)) for x, y in quad), n, contested=contested,
-                             read_at=read_at, contest=contest))
+                             read_at=read_at, contest=tuple(rivals), contest_confidences=tuple(rivals.values())))
         widths.append(corners[lead].width)
     dets = merge_duplicates(out, widths, threshold)
     return dets if small_black is None else [_small_black_check(d, small_black) for d in dets]
