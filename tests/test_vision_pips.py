@@ -4,6 +4,7 @@ only when every card is read for sure; a suit misread on a small card must not p
 
 from __future__ import annotations
 
+import contextlib
 import math
 import pathlib
 
@@ -266,6 +267,16 @@ def test_the_recogniser_crops_bodies_at_the_size_its_body_model_takes(tmp_path) 
     assert probs.shape == (1, k) and probs[0, 3] == pytest.approx(1.0)
 
 
+@contextlib.contextmanager
+def _contests_left_to_the_index(recognizer):
+    """The shared recognizer with its body's settling of contests turned off, for the block."""
+    recognizer.body_contests = False
+    try:
+        yield recognizer
+    finally:
+        recognizer.body_contests = True
+
+
 def test_r2_a_club_and_a_spade_read_on_one_card_are_settled_by_its_body(recognizer) -> None:
     """A 7 of clubs 60 pixels wide whose two index corners read 7c and 7s (contested: unreadable at
     the index alone) is read as the 7 of clubs when its pips say clubs and seven, at the threshold
@@ -287,12 +298,9 @@ def test_r2_a_club_and_a_spade_read_on_one_card_are_settled_by_its_body(recogniz
     ts = spade.cards[0]
     [d] = recognizer._assemble([_corner(ts, 0), _corner(ts, 2)], [Reading(c7, 0.9), Reading(s7, 0.85)], spade.image)
     assert d.card in (None, s7)  # the body reads the spade's own pips: never the club the index favoured
-    recognizer.body_contests = False
-    try:
+    with _contests_left_to_the_index(recognizer):
         [d] = recognizer._assemble(corners, [Reading(c7, 0.9), Reading(s7, 0.85)], scene.image)
         assert d.card is None and d.contested
-    finally:
-        recognizer.body_contests = True
     bare = OnnxRecognizer(MODEL, threads=1, suit_model_path=None)
     [d] = bare._assemble(corners, [Reading(c7, 0.9), Reading(s7, 0.85)], scene.image)
     assert d.card is None and d.contested
@@ -312,9 +320,6 @@ def test_r2_a_sure_index_contested_by_an_unsure_corner_is_settled_by_the_body(re
     assert d.card == c7 and d.confidence == recognizer.threshold and d.confirmed_by_body and not d.contested
     [d] = recognizer._assemble(corners, [Reading(c8, 0.999), Reading(c7, 0.6)], scene.image)
     assert d.card is None and d.contested and d.contest == (c8, c7)
-    recognizer.body_contests = False
-    try:
+    with _contests_left_to_the_index(recognizer):
         [d] = recognizer._assemble(corners, [Reading(c7, 0.999), Reading(c8, 0.6)], scene.image)
         assert d.card is None and d.contested
-    finally:
-        recognizer.body_contests = True
