@@ -323,3 +323,27 @@ def test_r2_a_sure_index_contested_by_an_unsure_corner_is_settled_by_the_body(re
     with _contests_left_to_the_index(recognizer):
         [d] = recognizer._assemble(corners, [Reading(c7, 0.999), Reading(c8, 0.6)], scene.image)
         assert d.card is None and d.contested
+
+
+def test_r2_a_ten_read_as_a_queen_is_refused_by_its_pips(recognizer, monkeypatch) -> None:
+    """A ten of hearts 90 pixels wide read as the queen of hearts at 0.98 (over the threshold, the
+    confident mistake of decks the classifier never saw): its ten pips refuse it and the card stays
+    unreadable, a card still there. A real queen read at 0.98 stands on its court picture; read at
+    0.9995, over ``QUEEN_BODY_CHECK``, the body is not asked. With the check off, or with no
+    body-suit model, the index alone decides."""
+    from vision.recognize import QUEEN_BODY_CHECK, OnnxRecognizer
+
+    qh = Card.parse("Qh")
+    assert recognizer.threshold < 0.98 < QUEEN_BODY_CHECK < 0.9995
+    ten = _lone_card("Th", 90, 5)
+    corner = _corner(ten.cards[0])
+    [d] = recognizer._assemble([corner], [Reading(qh, 0.98)], ten.image)
+    assert d.card is None and len(d.corners) == 4
+    assert [d.card for d in recognizer._assemble([corner], [Reading(qh, 0.9995)], ten.image)] == [qh]
+    queen = _lone_card("Qh", 90, 5)
+    assert [d.card for d in recognizer._assemble([_corner(queen.cards[0])], [Reading(qh, 0.98)], queen.image)] == [qh]
+    with monkeypatch.context() as m:
+        m.setattr(recognizer, "queen_body_check", None)
+        assert [d.card for d in recognizer._assemble([corner], [Reading(qh, 0.98)], ten.image)] == [qh]
+    bare = OnnxRecognizer(MODEL, threads=1, suit_model_path=None)
+    assert [d.card for d in bare._assemble([corner], [Reading(qh, 0.98)], ten.image)] == [qh]

@@ -20,7 +20,7 @@ from typing import Protocol
 
 import numpy as np
 
-from controller.cards import Card
+from controller.cards import Card, Rank
 from vision import detect, pips
 
 NOT_INDEX = 52
@@ -54,6 +54,12 @@ has one of each, and proposals of one card from different edges can imply quads 
 PAIR_OPPOSITE = -0.9
 """Largest cosine between the ``u`` of two corners that are one card's two index corners (about
 25 degrees from opposite; perspective turns them a few degrees at most)."""
+SECOND_WIDTH_APART = 0.12
+"""Where no card width is configured, the frame is read at the width whose crops read best and
+also at the best other width tried, more than this fraction away, that read a card sure
+(:meth:`OnnxRecognizer._search_width`). On 600 tuning scenes per deck set: 0.6 points more of the
+seen decks read right and 0.8 of the unseen, 3 more unseen wrong reads, none seen (models/README.md,
+"Twenty-first session")."""
 SMALL_CARD_WIDTH = 70.0
 """Cards narrower than this (pixels at the width read) show a suit a few pixels wide at the index:
 there the classifier's one confident mistake is a club for a spade or a spade for a club."""
@@ -72,6 +78,15 @@ together (:func:`body_evidence`) reach the threshold: the body can save a read u
 :data:`SMALL_BLACK_THRESHOLD` and refuse one over it (a spade's pips under a club's index). On the
 first 1,000 benchmark scenes per deck set the body refused 5 and 12 such reads from 0.99 up, 7 of
 them wrong reads, all under 0.999 (models/README.md, "Eighteenth session")."""
+QUEEN_BODY_CHECK = 0.999
+"""With a body-suit model, a card read as a queen at the threshold but below this is shown to the
+body, and stands only when the index and the body together (:func:`body_evidence`) reach the
+threshold. A queen's rounded letter is where the classifier's confident rank mistakes on decks it
+never saw land: every wrong read of the real `letele` design on the 150 benchmark scenes is a ten
+read as Qh (6, at 0.964 to 0.990), and two `urw-gothic` nines read as queens at 0.983 in the tuning
+scenes; the pips of a ten or a nine are nothing like a court card's. On those 150 scenes it left 1
+of the 6 for 16 of 340 cards read right; on 600 tuning scenes per set, 3 of 13 unseen wrong reads
+for 5 cards and 2 seen cards (models/README.md, "Twenty-first session")."""
 BODY_CONFIRM = 0.95
 """Probability the body-suit model (:mod:`vision.pips`) must give a suit to settle a card whose two
 index corners read a club and a spade of one rank (with its rank at :data:`BODY_RANK_CONFIRM`).
@@ -304,6 +319,7 @@ PRINT_HUE_MARGIN = 0.22
 """How much more of one channel than of either other the print must reflect (relative to the card
 stock) to judge it red, blue or green."""
 _BLACK_SUITS = frozenset("cs")
+_QUEEN = Rank.QUEEN
 _SUITS_OF_PRINT = {"red": frozenset("hd"), "black": frozenset("cs"), "blue": frozenset("d"), "green": frozenset("c")}
 """The suits print of each colour can be: two-colour decks print hearts and diamonds red, spades
 and clubs black; four-colour decks print diamonds blue and clubs green."""
@@ -462,6 +478,9 @@ class OnnxRecognizer:
         self.suit_session = None
         """The body-suit model (:mod:`vision.pips`), or ``None``: no body check (the default file
         is optional; a path given that does not exist is an error)."""
+        self.queen_body_check: float | None = QUEEN_BODY_CHECK
+        """With a body-suit model: a card read as a queen below this is shown to the body
+        (:data:`QUEEN_BODY_CHECK`); ``None``: no queen check."""
         self.body_confirm = BODY_CONFIRM
         self.body_size = (pips.BODY_W, pips.BODY_H)
         """Width and height of the body crops the body-suit model takes (its input's)."""
@@ -493,18 +512,27 @@ class OnnxRecognizer:
         below :attr:`small_black_body_check` is kept when the index and the body together
         (:func:`body_evidence`) reach the threshold, otherwise made unreadable
         (:func:`_small_black_check`); a card read from :attr:`body_floor` up to the threshold is
-        raised to the threshold when they reach it (``confirmed_by_body``). Without a body-suit
-        model a small club or spade must reach :attr:`small_black_threshold` at its index."""
+        raised to the threshold when they reach it (``confirmed_by_body``); a card read as a queen
+        from the threshold up to :attr:`queen_body_check` stands only when they reach it. Without a
+        body-suit model a small club or spade must reach :attr:`small_black_threshold` at its index."""
         dets = assemble(corners, readings, self.threshold)
         sb = self.small_black_threshold
         if sb is not None and self.suit_session is not None:
             sb = max(sb, self.small_black_body_check)
         small = None if sb is None else max(sb, self.threshold)
         doubtful = [i for i, d in enumerate(dets) if small is not None and _small_black_check(d, small) is not d]
-        confirmed = self._ask_body(dets, [i for i in doubtful if dets[i].confidence >= self.threshold], frame)
+        queens = []
+        if self.suit_session is not None and self.queen_body_check is not None:
+            queens = [i for i, d in enumerate(dets) if d.card is not None and d.card.rank == _QUEEN
+                      and self.threshold <= d.confidence < self.queen_body_check and i not in doubtful]
+        confirmed = self._ask_body(dets, [i for i in doubtful if dets[i].confidence >= self.threshold] + queens,
+                                   frame)
         for i in doubtful:
             if i not in confirmed:
                 dets[i] = _small_black_check(dets[i], small)  # type: ignore[arg-type]
+        for i in queens:
+            if i not in confirmed:
+                dets[i] = _unread(dets[i])
         return dets
 
     def _ask_body(self, dets: list[Detection], doubtful: Sequence[int], frame: np.ndarray) -> set[int]:
@@ -753,6 +781,12 @@ class OnnxRecognizer:
         true width more often than summing confidences: at the wrong scale many corners still read
         at 0.6 to 0.9, few at the threshold. The widths are scored on the outline and print-scan
         proposals without a second look; the chosen width is then read with every proposer.
+
+        The cards of one frame need not share a width (a deck printing a larger index reads best at
+        a larger width, and perspective), so the runner-up is read too: the best-scoring width
+        tried at least :data:`SECOND_WIDTH_APART` from the chosen one with a sure read, its corners
+        read with every proposer and assembled with the chosen width's, so a card is one detection
+        whichever width found it. The width returned is the chosen one.
         """
         tried: dict[float, tuple[int, float]] = {}
 
@@ -772,7 +806,12 @@ class OnnxRecognizer:
         for step in (0.08, 0.04):
             best = max((best, best * (1 - step), best * (1 + step)), key=score)
         corners = detect.find_corners(frame, best, roi, masks, felt)
-        return best, self._assemble(corners, self.read_corners(frame, corners), frame)
+        readings = self.read_corners(frame, corners)
+        apart = [w for w in tried if abs(w / best - 1) > SECOND_WIDTH_APART and tried[w][0] > 0]
+        if apart:
+            more = detect.find_corners(frame, max(apart, key=tried.__getitem__), roi, masks, felt)
+            corners, readings = corners + more, readings + self.read_corners(frame, more)
+        return best, self._assemble(corners, readings, frame)
 
 
 def _scaled(d: Detection, sx: float, sy: float, origin: tuple[int, int]) -> Detection:
@@ -906,6 +945,11 @@ def _small_black_check(d: Detection, small_black: float) -> Detection:
     merged, so that such a read still contests the cards read near it (it is a card there)."""
     if d.confidence >= small_black or not _small_black(d):
         return d
+    return _unread(d)
+
+
+def _unread(d: Detection) -> Detection:
+    """``d`` made unreadable: still a card there (it keeps contesting the places near it), no card named."""
     return dataclasses.replace(d, card=None, indices_read=0, read_at=())
 
 
