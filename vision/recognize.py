@@ -319,7 +319,6 @@ PRINT_HUE_MARGIN = 0.22
 """How much more of one channel than of either other the print must reflect (relative to the card
 stock) to judge it red, blue or green."""
 _BLACK_SUITS = frozenset("cs")
-_QUEEN = Rank.QUEEN
 _SUITS_OF_PRINT = {"red": frozenset("hd"), "black": frozenset("cs"), "blue": frozenset("d"), "green": frozenset("c")}
 """The suits print of each colour can be: two-colour decks print hearts and diamonds red, spades
 and clubs black; four-colour decks print diamonds blue and clubs green."""
@@ -523,7 +522,7 @@ class OnnxRecognizer:
         doubtful = [i for i, d in enumerate(dets) if small is not None and _small_black_check(d, small) is not d]
         queens = []
         if self.suit_session is not None and self.queen_body_check is not None:
-            queens = [i for i, d in enumerate(dets) if d.card is not None and d.card.rank == _QUEEN
+            queens = [i for i, d in enumerate(dets) if d.card is not None and d.card.rank == Rank.QUEEN
                       and self.threshold <= d.confidence < self.queen_body_check and i not in doubtful]
         confirmed = self._ask_body(dets, [i for i in doubtful if dets[i].confidence >= self.threshold] + queens,
                                    frame)
@@ -806,12 +805,10 @@ class OnnxRecognizer:
         for step in (0.08, 0.04):
             best = max((best, best * (1 - step), best * (1 + step)), key=score)
         corners = detect.find_corners(frame, best, roi, masks, felt)
-        readings = self.read_corners(frame, corners)
         apart = [w for w in tried if abs(w / best - 1) > SECOND_WIDTH_APART and tried[w][0] > 0]
-        if apart:
-            more = detect.find_corners(frame, max(apart, key=tried.__getitem__), roi, masks, felt)
-            corners, readings = corners + more, readings + self.read_corners(frame, more)
-        return best, self._assemble(corners, readings, frame)
+        if apart:  # the runner-up's corners join the chosen width's, read in one model call
+            corners += detect.find_corners(frame, max(apart, key=tried.__getitem__), roi, masks, felt)
+        return best, self._assemble(corners, self.read_corners(frame, corners), frame)
 
 
 def _scaled(d: Detection, sx: float, sy: float, origin: tuple[int, int]) -> Detection:
