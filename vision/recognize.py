@@ -28,6 +28,17 @@ N_CLASSES = 53
 DEFAULT_MODEL = pathlib.Path(__file__).resolve().parents[1] / "models" / "card_index.onnx"
 DEFAULT_SUIT_MODEL = DEFAULT_MODEL.with_name("card_suit.onnx")
 """The body-suit model (:mod:`vision.pips`) shipped beside the index classifier."""
+DEFAULT_LAYOUT_MODEL = DEFAULT_MODEL.with_name("card_index_layout.onnx")
+"""The layout index model (optional): one index classifier trained with decks whose pips stand
+right beside the index and whose courts carry pictures (``python -m vision.train --decks mixl``),
+as real deck designs print them. It reads only the corners the index classifier does not read
+sure (:meth:`OnnxRecognizer.layout_reads`), and a card it reads stands only on a second word: the
+index classifier's (the same card, unsure) or the body's (:meth:`OnnxRecognizer._layout_cards`).
+Twenty-second session: models/README.md."""
+LAYOUT_FROM = 0.5
+"""A place where the index classifier read a card at this or more (sure or not) is left to it: the
+layout index model's card for that place stands only when it is the same card
+(:meth:`OnnxRecognizer._layout_cards`)."""
 DEFAULT_THRESHOLD = 0.99
 SECOND_LOOK_SCALES: tuple[float, ...] = (0.0, 0.12, 0.25)
 """Scales (crop width over the proposal's, minus 1) of a second look: decks print their indices at
@@ -167,6 +178,12 @@ class Reading:
     """``None`` when the corner is not a readable index."""
     confidence: float
     """Probability of ``card`` (or of "not an index" when ``card`` is ``None``)."""
+    layout: bool = False
+    """Read by the layout index model (:data:`DEFAULT_LAYOUT_MODEL`)."""
+    alt: Reading | None = dataclasses.field(default=None, compare=False, repr=False)
+    """The layout index model's read of this corner, where the index classifier did not read it
+    sure and the layout model read a card at its own threshold (:meth:`OnnxRecognizer.layout_reads`);
+    ``None`` elsewhere."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -199,6 +216,9 @@ class Detection:
     more, surest first."""
     contest_confidences: tuple[float, ...] = dataclasses.field(default=(), compare=False, repr=False)
     """The confidence of each card of :attr:`contest` (its surest corner's)."""
+    by_layout: bool = dataclasses.field(default=False, compare=False, repr=False)
+    """``card`` was read sure only by the layout index model (:data:`DEFAULT_LAYOUT_MODEL`), on the
+    index classifier's or the body's word (:meth:`OnnxRecognizer._layout_cards`)."""
 
     def to_json(self) -> dict:
         return {
@@ -445,7 +465,8 @@ class OnnxRecognizer:
     def __init__(self, model_path: str | pathlib.Path = DEFAULT_MODEL, threshold: float | None = None,
                  card_width: float | None = None, threads: int = 1, second_look: bool = True,
                  small_black_threshold: float | None = SMALL_BLACK_THRESHOLD,
-                 suit_model_path: str | pathlib.Path | None = DEFAULT_SUIT_MODEL) -> None:
+                 suit_model_path: str | pathlib.Path | None = DEFAULT_SUIT_MODEL,
+                 layout_model_path: str | pathlib.Path | None = DEFAULT_LAYOUT_MODEL) -> None:
         import onnxruntime as ort
 
         opts = ort.SessionOptions()
@@ -493,6 +514,26 @@ class OnnxRecognizer:
             self.body_size = (int(body_input.shape[3]), int(body_input.shape[2]))
             suit_meta = self.suit_session.get_modelmeta().custom_metadata_map
             self.body_confirm = float(suit_meta.get("confirm", BODY_CONFIRM))
+        self.layout_session = None
+        """The layout index model (:data:`DEFAULT_LAYOUT_MODEL`), or ``None``; used only with a
+        body-suit model, which must confirm what it reads."""
+        self.layout_threshold = 1.0
+        """What the layout index model must give a card (its file's calibrated threshold)."""
+        if (layout_model_path is not None and self.suit_session is not None
+                and (layout_model_path != DEFAULT_LAYOUT_MODEL or DEFAULT_LAYOUT_MODEL.exists())):
+            if not pathlib.Path(layout_model_path).exists():
+                raise FileNotFoundError(f"{layout_model_path}: no such layout index model")
+            self.layout_session = ort.InferenceSession(str(layout_model_path), opts,
+                                                       providers=["CPUExecutionProvider"],
+                                                       disabled_optimizers=KEEP_FLOAT_POOLING)
+            layout_input = self.layout_session.get_inputs()[0]
+            if (int(layout_input.shape[1]), int(layout_input.shape[2]), int(layout_input.shape[3])) != (
+                    self.input_channels, *self.input_hw):
+                raise ValueError(f"{layout_model_path}: layout model input {layout_input.shape[1:]} does not match "
+                                 f"the index classifier's")
+            self.layout_input_name = layout_input.name
+            meta = self.layout_session.get_modelmeta().custom_metadata_map
+            self.layout_threshold = float(meta.get("threshold", 1.0))
         self.body_floor: float | None = BODY_RESCUE_FLOOR
         """Cards read from here to the threshold are shown to the body (:data:`BODY_RESCUE_FLOOR`);
         ``None``: only the small-black check asks it."""
@@ -513,17 +554,22 @@ class OnnxRecognizer:
         (:func:`_small_black_check`); a card read from :attr:`body_floor` up to the threshold is
         raised to the threshold when they reach it (``confirmed_by_body``); a card read as a queen
         from the threshold up to :attr:`queen_body_check` stands only when they reach it. Without a
-        body-suit model a small club or spade must reach :attr:`small_black_threshold` at its index."""
+        body-suit model a small club or spade must reach :attr:`small_black_threshold` at its index.
+        First, the cards only the layout index model read sure join (:meth:`_layout_cards`); those
+        checks are theirs, so the small-black and queen checks here pass them by."""
         dets = assemble(corners, readings, self.threshold)
+        dets, by_layout = self._layout_cards(corners, readings, dets, frame)
         sb = self.small_black_threshold
         if sb is not None and self.suit_session is not None:
             sb = max(sb, self.small_black_body_check)
         small = None if sb is None else max(sb, self.threshold)
-        doubtful = [i for i, d in enumerate(dets) if small is not None and _small_black_check(d, small) is not d]
+        doubtful = [i for i, d in enumerate(dets) if small is not None and _small_black_check(d, small) is not d
+                    and i not in by_layout]
         queens = []
         if self.suit_session is not None and self.queen_body_check is not None:
             queens = [i for i, d in enumerate(dets) if d.card is not None and d.card.rank == Rank.QUEEN
-                      and self.threshold <= d.confidence < self.queen_body_check and i not in doubtful]
+                      and self.threshold <= d.confidence < self.queen_body_check and i not in doubtful
+                      and i not in by_layout]
         confirmed = self._ask_body(dets, [i for i in doubtful if dets[i].confidence >= self.threshold] + queens,
                                    frame)
         for i in doubtful:
@@ -533,6 +579,60 @@ class OnnxRecognizer:
             if i not in confirmed:
                 dets[i] = _unread(dets[i])
         return dets
+
+    def _layout_cards(self, corners: Sequence[detect.Corner], readings: Sequence[Reading], dets: list[Detection],
+                      frame: np.ndarray) -> tuple[list[Detection], set[int]]:
+        """``dets`` with the cards only the layout index model read sure (the corners'
+        :attr:`Reading.alt`, assembled into cards on their own), and the places of those cards in
+        it. Such a card stands only
+
+        * where no other card of ``dets`` read at :data:`LAYOUT_FROM` or more lies (it never
+          contests the index classifier's word on a place) and it is no card read sure elsewhere;
+        * on a second word: the index classifier read the same card there, unsure, or the body
+          confirms both its suit (:attr:`body_confirm`) and its rank (:attr:`body_rank_confirm`);
+          a queen needs both (tens of real designs read as queens);
+        * and never as a club or a spade: on the unseen decks all three models take a club for a
+          spade together (twenty-second session, models/README.md).
+
+        It takes the place of the card of ``dets`` it lies on (unreadable, or read the same but
+        unsure), or is added."""
+        alt = [i for i, r in enumerate(readings) if r.alt is not None]
+        if not alt or self.suit_session is None:
+            return dets, set()
+        found = [d for d in assemble([corners[i] for i in alt], [readings[i].alt for i in alt],  # type: ignore[misc]
+                                     self.threshold) if d.card is not None and d.confidence >= self.layout_threshold]
+        named = {d.card for d in dets if d.card is not None and d.confidence >= self.threshold}
+        width = float(np.median([c.width for c in corners]))
+        places: list[tuple[Detection, int | None, bool]] = []
+        for d in found:
+            if d.card in named or d.card.suit in _BLACK_SUITS:  # type: ignore[union-attr]
+                continue
+            q = np.array(d.corners)
+            under = [k for k, e in enumerate(dets)
+                     if float(np.linalg.norm(q[:, None] - np.array(e.corners)[None], axis=2).min(axis=1).mean())
+                     < 0.25 * width]
+            if any(dets[k].card not in (None, d.card) and dets[k].confidence >= LAYOUT_FROM for k in under):
+                continue
+            places.append((d, under[0] if under else None, any(dets[k].card == d.card for k in under)))
+        out = list(dets)
+        mine: set[int] = set()
+        body = self.body_probs(frame, [d.corners for d, _, _ in places])
+        for (d, at, agree), p in zip(places, body):
+            card = d.card
+            assert card is not None
+            confirmed = (p[card.index % 4] >= self.body_confirm
+                         and p[pips.N_SUIT_CLASSES + card.index // 4] >= self.body_rank_confirm)
+            if not ((agree and confirmed) if card.rank == Rank.QUEEN else (agree or confirmed)):
+                continue
+            if card in {out[k].card for k in mine}:
+                continue
+            if at is None or at in mine:
+                out.append(d)
+                mine.add(len(out) - 1)
+            else:
+                out[at] = d
+                mine.add(at)
+        return out, mine
 
     def _ask_body(self, dets: list[Detection], doubtful: Sequence[int], frame: np.ndarray) -> set[int]:
         """The places in ``dets`` the body confirms: of ``doubtful`` (small clubs and spades read at
@@ -616,11 +716,14 @@ class OnnxRecognizer:
         return self.session.run(None, {self.input_name: tensor})[0]
 
     def read_corners(self, frame: np.ndarray, corners: Sequence[detect.Corner],
-                     colour_frame: np.ndarray | None = None, second_look: bool | None = None) -> list[Reading]:
+                     colour_frame: np.ndarray | None = None, second_look: bool | None = None,
+                     layout: bool = True) -> list[Reading]:
         """One reading per corner. A card read from a grayscale crop is checked against the colour
         of its print (:func:`suit_colour_check`) in ``colour_frame`` (default: ``frame`` when it is
         BGR): red print read as a black suit, or black print read as a red suit, is unreadable.
-        ``second_look``: look again at near misses (:meth:`_look_again`; default :attr:`second_look`)."""
+        ``second_look``: look again at near misses (:meth:`_look_again`; default :attr:`second_look`).
+        ``layout``: the corners not read sure are read by the layout index model too, when there
+        is one (:meth:`layout_reads`)."""
         if not corners:
             return []
         if colour_frame is None and frame.ndim == 3:
@@ -634,7 +737,44 @@ class OnnxRecognizer:
         readings = decode(probs)
         if colour_frame is not None and colour_frame.ndim == 3:
             readings = suit_colour_checks(readings, colour_frame, corners)
+        if layout:
+            readings = self.layout_reads(frame, corners, readings, colour_frame, crops)
         return readings
+
+    def layout_reads(self, frame: np.ndarray, corners: Sequence[detect.Corner], readings: Sequence[Reading],
+                     colour_frame: np.ndarray | None = None,
+                     crops: Sequence[np.ndarray] | None = None) -> list[Reading]:
+        """``readings`` with each corner the index classifier did not read as a card at or above the
+        threshold read again by the layout index model (:data:`DEFAULT_LAYOUT_MODEL`): where it gives
+        a card at least its own threshold, checked against the colour of its print like any read,
+        that read becomes the corner's :attr:`Reading.alt` (the index classifier's reading stays;
+        :meth:`_assemble` decides). Unchanged without a layout model. ``frame`` as
+        :meth:`read_corners` crops it (grayscale for a grayscale model); ``crops``: its crops of
+        ``corners`` when the caller has them."""
+        out = list(readings)
+        if self.layout_session is None:
+            return out
+        todo = [i for i, r in enumerate(readings) if r.card is None or r.confidence < self.threshold]
+        if not todo:
+            return out
+        if crops is None:
+            if self.input_channels == 1 and frame.ndim == 3:
+                frame = _gray_near(frame, [corners[i] for i in todo])
+            picked = [detect.crop_corner(frame, corners[i], color=self.input_channels == 3) for i in todo]
+        else:
+            picked = [crops[i] for i in todo]
+        probs = self.layout_session.run(None, {self.layout_input_name: preprocess(picked)})[0]
+        found = [(i, Reading(Card.from_index(k), float(p[k]), layout=True))
+                 for i, p in zip(todo, probs) for k in [int(p[:NOT_INDEX].argmax())] if p[k] >= self.layout_threshold]
+        if not found:
+            return out
+        new = [r for _, r in found]
+        if colour_frame is not None and colour_frame.ndim == 3:
+            new = suit_colour_checks(new, colour_frame, [corners[i] for i, _ in found])
+        for (i, _), r in zip(found, new):
+            if r.card is not None:  # (a read the print's colour refuses leaves the corner as it was)
+                out[i] = dataclasses.replace(out[i], alt=r)
+        return out
 
     def _look_again(self, frame: np.ndarray, corners: Sequence[detect.Corner], probs: np.ndarray) -> None:
         """A second look at the corners read as a card below the threshold but at
@@ -701,7 +841,7 @@ class OnnxRecognizer:
                 x0, y0, x1, y1 = max(0, x - m), max(0, y - m), min(fw, x + rw + m), min(fh, y + rh + m)
                 source[y0:y1, x0:x1] = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
         colour, frame = frame, source
-        readings = self.read_corners(frame, [c for _, _, cs in batch for c in cs], colour)
+        readings = self.read_corners(frame, [c for _, _, cs in batch for c in cs], colour, layout=wanted is None)
         per_job: dict[int, tuple[list[detect.Corner], list[Reading]]] = {}
         at = 0
         for k, _, cs in batch:
@@ -715,6 +855,14 @@ class OnnxRecognizer:
                 if sure < wanted[k]:
                     x, y = jobs[k][0][:2]
                     more.append((k, detect.lying_corners(jobs[k][1], width, (x, y), known=cs)))
+            if self.layout_session is not None and more:  # the layout model, only where cards are missing
+                cs_all = [c for k, _ in more for c in per_job[k][0]]
+                rs_all = self.layout_reads(frame, cs_all, [r for k, _ in more for r in per_job[k][1]], colour)
+                at = 0
+                for k, _ in more:
+                    cs, rs = per_job[k]
+                    per_job[k] = (cs, rs_all[at : at + len(cs)])
+                    at += len(cs)
             readings = self.read_corners(frame, [c for _, cs in more for c in cs], colour)
             at = 0
             for k, extra in more:
@@ -793,7 +941,7 @@ class OnnxRecognizer:
             w = round(w, 1)
             if w not in tried:
                 corners = detect.find_corners(frame, w, roi, masks, felt, glyphs=False)
-                readings = self.read_corners(frame, corners, second_look=False)
+                readings = self.read_corners(frame, corners, second_look=False, layout=False)
                 sure = sum(1 for r in readings if r.card is not None and r.confidence >= self.threshold)
                 likely = sum(r.confidence for r in readings if r.card is not None and r.confidence >= 0.5)
                 tried[w] = (sure, likely)
@@ -905,8 +1053,10 @@ def assemble(corners: Sequence[detect.Corner], readings: Sequence[Reading], thre
         for r in sorted(rs, key=lambda r: -r.confidence) if contested else ():
             if r.card is not None and r.confidence >= CONTEST_FLOOR:
                 rivals.setdefault(r.card, r.confidence)
+        by_layout = card is not None and all(readings[i].layout for i in g if readings[i].card == card)
         out.append(Detection(card, conf, tuple((float(x), float(y)) for x, y in quad), n, contested=contested,
-                             read_at=read_at, contest=tuple(rivals), contest_confidences=tuple(rivals.values())))
+                             read_at=read_at, contest=tuple(rivals), contest_confidences=tuple(rivals.values()),
+                             by_layout=by_layout))
         widths.append(corners[lead].width)
     dets = merge_duplicates(out, widths, threshold)
     return dets if small_black is None else [_small_black_check(d, small_black) for d in dets]

@@ -703,7 +703,9 @@ def _scene_reads_one(model_path, decks, seeds, threshold):  # type: ignore[no-un
     from vision.recognize import OnnxRecognizer
 
     cv2.setNumThreads(1)
-    rec = OnnxRecognizer(model_path, threads=1, threshold=threshold)
+    # the model calibrated alone, with the body-suit model but no layout index model: a layout model
+    # is itself calibrated this way, and the threshold of the index classifier is its own reads'
+    rec = OnnxRecognizer(model_path, threads=1, threshold=threshold, layout_model_path=None)
     per_seed: list[list[tuple[float, bool]]] = []
     readable = 0
     for seed in seeds:

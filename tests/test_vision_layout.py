@@ -1,0 +1,108 @@
+"""The layout index model (models/card_index_layout.onnx): a second index classifier, trained with
+decks that print pips right beside the index as real designs do, read only where the shipped
+classifier is not sure, and believed only on that classifier's or the body's word (R2: a card read
+wrong is worse than a card not read)."""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+
+import numpy as np
+import pytest
+
+from controller.cards import Card
+from vision import detect, render
+from vision.recognize import DEFAULT_LAYOUT_MODEL, OnnxRecognizer, Reading
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+SCENE = (31337, 24)
+"""A seeded scene of the layout decks where the layout model reads a card (Td) the shipped
+classifier does not read sure."""
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> OnnxRecognizer:
+    return OnnxRecognizer(threads=1)
+
+
+@pytest.fixture(scope="module")
+def scene():
+    return render.render_scene(np.random.default_rng(list(SCENE)), render.LAYOUT_DECKS, width=800, height=600)
+
+
+def test_layout_model_file_is_small_calibrated_and_loaded(recognizer):
+    assert DEFAULT_LAYOUT_MODEL.exists()
+    assert DEFAULT_LAYOUT_MODEL.stat().st_size < 1_000_000
+    shipped = sum(p.stat().st_size for p in (REPO / "models").glob("*.onnx"))
+    assert shipped < 10_000_000
+    assert recognizer.layout_session is not None
+    assert 0.99 <= recognizer.layout_threshold < 1.0
+
+
+def test_r2_layout_model_needs_the_body_model():
+    assert OnnxRecognizer(threads=1, suit_model_path=None).layout_session is None
+    with pytest.raises(FileNotFoundError, match="no such layout index model"):
+        OnnxRecognizer(threads=1, layout_model_path=REPO / "models" / "missing.onnx")
+
+
+def test_r2_the_layout_model_reads_only_corners_the_classifier_is_not_sure_of(recognizer, scene):
+    corners = detect.find_corners(scene.image, scene.card_width)
+    plain = recognizer.read_corners(scene.image, corners, layout=False)
+    both = recognizer.read_corners(scene.image, corners)
+    assert [(r.card, r.confidence) for r in both] == [(r.card, r.confidence) for r in plain]
+    alts = [(p, b.alt) for p, b in zip(plain, both) if b.alt is not None]
+    assert alts, "the layout model reads no corner of the seeded scene"
+    for p, alt in alts:
+        assert p.card is None or p.confidence < recognizer.threshold
+        assert alt.layout and alt.card is not None and alt.confidence >= recognizer.layout_threshold
+
+
+def test_r2_a_card_the_classifier_misses_is_read_by_the_layout_model(recognizer, scene):
+    truth = {t.card for t in scene.cards if t.face_up}
+    with_layout = recognizer.recognize(scene.image)
+    by_layout = [d for d in with_layout if d.by_layout]
+    assert [str(d.card) for d in by_layout] == ["Td"]
+    assert all(str(d.card) in truth for d in by_layout)
+    assert by_layout[0].confidence >= recognizer.layout_threshold
+    session = recognizer.layout_session
+    try:
+        recognizer.layout_session = None
+        without = recognizer.recognize(scene.image)
+    finally:
+        recognizer.layout_session = session
+    assert not any(d.card == Card.parse("Td") and d.confidence >= recognizer.threshold for d in without)
+
+
+def test_r2_layout_reads_of_clubs_and_spades_never_stand(recognizer, scene):
+    """The unseen decks' clubs are read as spades by all three models at once, so a club or a spade
+    only the layout model read is never believed, whatever the classifier or the body say."""
+    corners = detect.find_corners(scene.image, scene.card_width)
+    readings = recognizer.read_corners(scene.image, corners)
+    at = [i for i, r in enumerate(readings) if r.alt is not None and r.alt.card == Card.parse("Td")]
+    assert at
+    base = recognizer._assemble(corners, readings, scene.image)
+    assert any(d.by_layout and d.card == Card.parse("Td") for d in base)
+    for fake in ("Ts", "Tc"):
+        swapped = list(readings)
+        for i in at:
+            swapped[i] = dataclasses.replace(readings[i], alt=Reading(Card.parse(fake), 0.9999, layout=True))
+        dets = recognizer._assemble(corners, swapped, scene.image)
+        assert not any(d.card in (Card.parse(fake), Card.parse("Td")) for d in dets)
+
+
+def test_r2_a_layout_read_never_contests_a_card_the_classifier_read(recognizer):
+    scene = render.render_scene(np.random.default_rng([50505, 1]), render.TRAIN_DECKS, width=800, height=600)
+    corners = detect.find_corners(scene.image, scene.card_width)
+    readings = recognizer.read_corners(scene.image, corners, layout=False)
+    base = recognizer._assemble(corners, readings, scene.image)
+    sure = [d for d in base if d.card is not None and d.confidence >= recognizer.threshold]
+    assert sure
+    # every corner the classifier read sure is given a different red card by the "layout model"
+    rival = [dataclasses.replace(r, alt=Reading(Card.parse("2h" if str(r.card) != "2h" else "3h"), 0.9999,
+                                                layout=True))
+             if r.card is not None and r.confidence >= recognizer.threshold else r for r in readings]
+    dets = recognizer._assemble(corners, rival, scene.image)
+    assert [(d.card, d.confidence) for d in dets if d.card is not None and d.confidence >= recognizer.threshold] == \
+        [(d.card, d.confidence) for d in sure]
+    assert not any(d.by_layout for d in dets)
