@@ -608,9 +608,7 @@ class OnnxRecognizer:
             if d.card in named or d.card.suit in _BLACK_SUITS:  # type: ignore[union-attr]
                 continue
             q = np.array(d.corners)
-            under = [k for k, e in enumerate(dets)
-                     if float(np.linalg.norm(q[:, None] - np.array(e.corners)[None], axis=2).min(axis=1).mean())
-                     < 0.25 * width]
+            under = [k for k, e in enumerate(dets) if _gap(q, np.array(e.corners)) < 0.25 * width]
             if any(dets[k].card not in (None, d.card) and dets[k].confidence >= LAYOUT_FROM for k in under):
                 continue
             places.append((d, under[0] if under else None, any(dets[k].card == d.card for k in under)))
@@ -1134,7 +1132,7 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
         clash = None
         for k, (e, w, eq) in enumerate(zip(kept, kept_w, kept_q)):
             # how far apart the two cards lie: each corner of one to the nearest corner of the other
-            gap = float(np.linalg.norm(q[:, None] - eq[None], axis=2).min(axis=1).mean())
+            gap = _gap(q, eq)
             reach = max(w, widths[i])
             if (gap < radius * reach and not (d.confidence >= threshold and _fanned(d, e, reach))) or (
                     d.card is not None and d.card == e.card and math.dist(d.center, e.center) < SAME_CARD_REACH * reach):
@@ -1152,6 +1150,12 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
         elif d.card == e.card and d.card is not None:
             kept[clash] = dataclasses.replace(e, indices_read=max(e.indices_read, d.indices_read))
     return kept
+
+
+def _gap(q: np.ndarray, other: np.ndarray) -> float:
+    """How far apart two card quads lie: each corner of ``q`` to the nearest corner of ``other``,
+    on average (pixels)."""
+    return float(np.linalg.norm(q[:, None] - other[None], axis=2).min(axis=1).mean())
 
 
 FANNED_APART = (0.15, 0.7)
