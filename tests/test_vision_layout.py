@@ -62,9 +62,10 @@ def test_r2_a_card_the_classifier_misses_is_read_by_the_layout_model(recognizer,
     truth = {t.card for t in scene.cards if t.face_up}
     with_layout = recognizer.recognize(scene.image)
     by_layout = [d for d in with_layout if d.by_layout]
-    assert [str(d.card) for d in by_layout] == ["Td"]
+    # Td, and since the twenty-third session's colour check moved the width search, 4d too: both there
+    assert "Td" in [str(d.card) for d in by_layout]
     assert all(str(d.card) in truth for d in by_layout)
-    assert by_layout[0].confidence >= recognizer.layout_threshold
+    assert all(d.confidence >= recognizer.layout_threshold for d in by_layout)
     session = recognizer.layout_session
     try:
         recognizer.layout_session = None

@@ -399,3 +399,42 @@ def test_print_colour_of_rendered_indices_under_tinted_light() -> None:
     frame, corner = index_crop(two_colour[0], "As", (1.0, 1.0, 1.0))
     assert suit_colour_check(Reading(Card.parse("Ad"), 0.99), frame, corner).card is None
     assert suit_colour_check(Reading(Card.parse("As"), 0.99), frame, corner).card == Card.parse("As")
+
+
+def test_print_colour_of_small_blurred_indices_judged_by_their_darkest_core(monkeypatch) -> None:
+    """On a card about 54 px wide and blurred, a spade or a club is a blot beside a faint grey rank:
+    its darkest core judges the print black where the darkest 1 in 14 pixels told nothing
+    (``PRINT_CORE``; on the CC0 deck design two spades were read as diamonds at 0.98 and 0.99
+    through that gap), and no red index is ever judged black that way."""
+    import cv2
+
+    import vision.recognize as rec
+    from vision import detect, render
+
+    def crop(deck, card: str, shift: float) -> np.ndarray:  # type: ignore[no-untyped-def]
+        face = render.card_face(deck, card)[..., ::-1]
+        width = 54
+        h = int(round(face.shape[0] * width / face.shape[1]))
+        frame = np.full((160, 120, 3), (40, 110, 30), np.float32)
+        frame[20:20 + h, 20:20 + width] = cv2.resize(face, (width, h), interpolation=cv2.INTER_AREA)
+        frame = cv2.GaussianBlur(frame, (0, 0), 1.3).astype(np.uint8)
+        corner = detect.Corner((20.0 + shift, 20.0 + shift), (1.0, 0.0), (0.0, 1.0), float(width))
+        return detect.crop_corner(frame, corner, color=True)
+
+    decks = [d for d in render.TRAIN_DECKS if not d.four_colour]
+    crops = {(card, k, shift): crop(d, card, shift) for card in ("2s", "As", "5c", "Qs", "2d", "Ah", "5h", "Qd")
+             for k, d in enumerate(decks) for shift in (-1.0, 0.0, 1.0)}
+
+    def judged() -> dict:
+        return {key: rec.print_colour(c) for key, c in crops.items()}
+
+    now = judged()
+    monkeypatch.setattr(rec, "PRINT_CORE_BLACK", 0.0)  # the core never black: the verdicts before it
+    before = judged()
+    black_cards = [key for key in crops if key[0][1] in "cs"]
+    red_cards = [key for key in crops if key[0][1] in "hd"]
+    assert not [key for key in red_cards if now[key] == "black"]
+    assert all(now[key] == before[key] for key in red_cards)
+    assert all(now[key] == before[key] for key in black_cards if before[key] is not None)
+    gained = [key for key in black_cards if before[key] is None and now[key] == "black"]
+    assert len(gained) >= 5, gained
