@@ -315,6 +315,11 @@ def print_colour(crop: np.ndarray) -> str | None:
     >>> red_small[10:22, 8:16] = (150, 150, 215); red_small[27:33, 9:14] = (40, 35, 170)
     >>> print_colour(small), print_colour(red_small)
     ('black', None)
+    >>> offset = paper.copy(); offset[:, :6] = offset[:14] = (60, 110, 40)  # proposed off the card
+    >>> offset[16:26, 10:16] = 150; offset[28:32, 10:15] = 40  # more felt in view than print
+    >>> red_offset = offset.copy(); red_offset[28:32, 10:15] = (40, 35, 170)
+    >>> print_colour(offset), print_colour(red_offset)
+    ('black', None)
     """
     return print_colours(np.asarray(crop)[None])[0]
 
@@ -342,15 +347,17 @@ def print_colours(crops: np.ndarray) -> list[str | None]:
     strong = [r[:, c] - np.maximum(r[:, (c + 1) % 3], r[:, (c + 2) % 3]) > PRINT_HUE_MARGIN for c in range(3)]
     black = (r.max(axis=1) - r.min(axis=1) < 0.08) & (r.max(axis=1) < 0.5)
     # where that tells nothing, a small blurred index: the darkest 1 in 100 (the suit's core) black
-    # and the darkest 1 in 40 as neutral, while the darkest 1 in 14 take in the felt or the grey
-    # strokes' edges (PRINT_CORE)
+    # and the darkest 1 in 40 neither red nor blue, while the darkest 1 in 14 take in the felt or
+    # the grey strokes' edges (PRINT_CORE)
     k_core = max(4, n // PRINT_CORE[0])
     core = np.take_along_axis(px, np.argpartition(lum, k_core, axis=1)[:, :k_core, None], axis=1).mean(axis=1)
     k_wide = max(4, n // PRINT_CORE[1])
     wide = np.take_along_axis(px, np.argpartition(lum, k_wide, axis=1)[:, :k_wide, None], axis=1).mean(axis=1)
     rc, rw = core / np.maximum(paper, 1.0), wide / np.maximum(paper, 1.0)
     core_black = ((rc.max(axis=1) - rc.min(axis=1) < 0.08) & (rc.max(axis=1) < PRINT_CORE_BLACK)
-                  & (rw.max(axis=1) - rw.min(axis=1) < 0.08) & (paper.min(axis=1) >= 60))
+                  & (rw[:, 2] - np.maximum(rw[:, 0], rw[:, 1]) < 0.08)  # not red
+                  & (rw[:, 0] - np.maximum(rw[:, 1], rw[:, 2]) < 0.08)  # nor blue
+                  & (paper.min(axis=1) >= 60))
     first = [None if u else "red" if rd else "blue" if bu else "green" if gr else "black" if bl else None
              for u, bu, gr, rd, bl in zip(unclear, *strong, black)]
     return [c if c is not None else "black" if cb else None for c, cb in zip(first, core_black)]
@@ -360,11 +367,14 @@ PRINT_CORE = (100, 40)
 """The shares of a crop's pixels (1 in 100, 1 in 40: the darkest) that judge a small index's print
 black when the darkest 1 in 14 do not: a spade or a club on a card about 55 px wide is a blot of
 some twenty dark pixels beside a faint grey rank, and the darkest 1 in 14 then take in the felt at
-the crop's edge or the grey, neither neutral nor dark enough. Both must be neutral (no channel
-reflected 0.08 more than another), so red print with a black speck of another card's print stays
-unclear. Twenty-third session: on the CC0 ``letele`` deck two spades read as diamonds at 0.98 and
-0.99 on 300 tuning scenes, and one more on another 300, were refused; seen and unseen decks read
-as many cards within three."""
+the crop's edge or the grey, neither neutral nor dark enough. The darkest 1 in 100 must be neutral
+(no channel reflected 0.08 more than another) and dark (:data:`PRINT_CORE_BLACK`); the darkest 1 in
+40 must be neither red nor blue (no more red, or blue, reflected than the other channels by 0.08,
+green felt allowed), so red print with a black speck of another card's print, or a four-colour
+deck's blue diamond, stays unclear. It only ever turns "unclear" into black, which refuses a heart
+or a diamond read there. Twenty-third session: on the CC0 ``letele`` deck four spades read as
+diamonds at 0.97 to 0.99 on 600 tuning scenes were refused; seen and unseen decks read as many
+cards within a few, through the width search."""
 PRINT_CORE_BLACK = 0.35
 """What the darkest 1 in 100 may reflect of the card stock, at most, to be black print."""
 PRINT_HUE_MARGIN = 0.22
