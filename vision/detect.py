@@ -17,7 +17,7 @@ import dataclasses
 import functools
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -140,7 +140,7 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     cv2.drawContours(white, contours, -1, 255, -1)
     filled = white.copy()
     ink = cv2.bitwise_and(filled, cv2.bitwise_not(raw0))
-    edges = cv2.bitwise_and(cv2.Canny(v, 40, 110), white)
+    edges = _edges_in(v, white)
     min_len = 0.4 * card_width if card_width else 24
     lines = cv2.HoughLinesP(edges, 1, LINE_ANGLE_STEP, threshold=int(min_len * 0.6), minLineLength=min_len,
                             maxLineGap=2)
@@ -151,6 +151,37 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     white = cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return Masks(white, fg, raw, filled, ink)
+
+
+EDGE_PAD = 4
+"""Pixels of the seat zone round the card stock that the edge search sees (:func:`_edges_in`)."""
+
+
+def _edges_in(v: np.ndarray, white: np.ndarray, pad: int = EDGE_PAD) -> np.ndarray:
+    """``cv2.Canny(v, 40, 110)`` where ``white`` is set, 0 elsewhere: Canny runs only on the
+    bounding box of ``white`` with ``pad`` pixels round it (the cards take about a third of a seat
+    zone), which gives the same edges inside ``white`` unless an edge's hysteresis chain leaves the
+    box and comes back.
+
+    >>> import cv2
+    >>> v = np.zeros((60, 80), np.uint8); v[20:40, 30:50] = 200; v[25:35, 5:15] = 200
+    >>> white = np.zeros_like(v); white[18:42, 28:52] = 255
+    >>> bool((_edges_in(v, white) == cv2.bitwise_and(cv2.Canny(v, 40, 110), white)).all())
+    True
+    >>> int(_edges_in(v, np.zeros_like(v)).max())
+    0
+    """
+    import cv2
+
+    x, y, w, h = cv2.boundingRect(white)
+    out = np.zeros_like(white)
+    if w == 0 or h == 0:
+        return out
+    H, W = white.shape
+    x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(W, x + w + pad), min(H, y + h + pad)
+    out[y0:y1, x0:x1] = cv2.bitwise_and(cv2.Canny(np.ascontiguousarray(v[y0:y1, x0:x1]), 40, 110),
+                                        np.ascontiguousarray(white[y0:y1, x0:x1]))
+    return out
 
 
 LINE_ANGLE_STEP = math.radians(2.0)
@@ -661,7 +692,8 @@ def find_backs(masks: Masks, card_width: float | None, offset: tuple[int, int] =
     centres: list[np.ndarray] = []
     # the felt and a little more: a back's white margin lies between its pattern and the felt
     reach = 2 * int(round(FELT_REACH * card_width)) + 1 if card_width else 5
-    felt_near = cv2.dilate(cv2.bitwise_not(masks.foreground), np.ones((reach, reach), np.uint8))
+    felt_near = functools.cache(  # made only for the few regions that pass every cheaper test
+        lambda: cv2.dilate(cv2.bitwise_not(masks.foreground), np.ones((reach, reach), np.uint8)))
     for which in ("white", "foreground"):
         mask = getattr(masks, which)
         contours = masks.outlines(which)  # every point: the felt share
@@ -685,7 +717,7 @@ def find_backs(masks: Masks, card_width: float | None, offset: tuple[int, int] =
             if cv2.countNonZero(cv2.bitwise_and(raw[y : y + bh, x : x + bw], m)) / cv2.countNonZero(m) >= 0.35:
                 continue
             side = float(card_width) if card_width else min(w, h)
-            if _sides(c, 0.03 * side, mask.shape)[2].max() < BACK_EDGE * side or _felt_share(c, felt_near) < BACK_FELT:
+            if _sides(c, 0.03 * side, mask.shape)[2].max() < BACK_EDGE * side or _felt_share(c, felt_near()) < BACK_FELT:
                 continue
             centre = np.array(rect[0]) + np.array(offset)
             if any(np.linalg.norm(centre - q) < 0.3 * (card_width or min(w, h)) for q in centres):
@@ -702,7 +734,8 @@ def find_backs(masks: Masks, card_width: float | None, offset: tuple[int, int] =
     return out
 
 
-def _covered_backs(masks: Masks, card_width: float, image: np.ndarray, felt_near: np.ndarray) -> list[np.ndarray]:
+def _covered_backs(masks: Masks, card_width: float, image: np.ndarray,
+                   felt_near: Callable[[], np.ndarray]) -> list[np.ndarray]:
     """Backs lying in a hand, partly under or over its faces (boxes in zone pixels).
 
     What is neither felt nor bright card white, closed (:data:`BACK_CLOSE`) into regions and
@@ -712,7 +745,8 @@ def _covered_backs(masks: Masks, card_width: float, image: np.ndarray, felt_near
     card's picture, even with a chip lying on it, has straight sides only against its card's
     white), and patterned inside (:data:`BACK_TEXTURE`: chips and fingers are smooth). A back
     printed in one flat colour is missed, so the seat shows its card as covered or missing
-    rather than face down; a back found only ever makes a seat not identifiable.
+    rather than face down; a back found only ever makes a seat not identifiable. ``felt_near``
+    gives the felt mask of :func:`find_backs`, made when first asked for.
     """
     import cv2
 
@@ -738,7 +772,7 @@ def _covered_backs(masks: Masks, card_width: float, image: np.ndarray, felt_near
         if min(rect[1]) < 0.2 * W:
             continue
         sides = _sides(c, 0.03 * W, rest.shape)
-        if sides[2].max() < BACK_EDGE * W or _felt_side(*sides, felt_near) < BACK_FELT_SIDE * W:
+        if sides[2].max() < BACK_EDGE * W or _felt_side(*sides, felt_near()) < BACK_FELT_SIDE * W:
             continue
         x, y, bw, bh = cv2.boundingRect(c)
         inside = np.zeros((bh, bw), np.uint8)

@@ -335,7 +335,9 @@ def print_colours(crops: np.ndarray) -> list[str | None]:
     lum = px @ np.array([0.114, 0.587, 0.299], np.float32)
     n = lum.shape[1]
     k_ink, k_paper = max(4, n // 14), n // 4
-    order = np.argpartition(lum, (k_ink, n - k_paper), axis=1)
+    k_core, k_wide = max(4, n // PRINT_CORE[0]), max(4, n // PRINT_CORE[1])
+    # one partition for every share: the darkest k_core, k_wide and k_ink, the brightest k_paper
+    order = np.argpartition(lum, sorted({k_core, k_wide, k_ink, n - k_paper}), axis=1)
     paper_idx, ink_idx = order[:, n - k_paper :], order[:, :k_ink]
     paper = np.take_along_axis(px, paper_idx[..., None], axis=1).mean(axis=1)
     ink = np.take_along_axis(px, ink_idx[..., None], axis=1).mean(axis=1)
@@ -349,10 +351,8 @@ def print_colours(crops: np.ndarray) -> list[str | None]:
     # where that tells nothing, a small blurred index: the darkest 1 in 100 (the suit's core) black
     # and the darkest 1 in 40 neither red nor blue, while the darkest 1 in 14 take in the felt or
     # the grey strokes' edges (PRINT_CORE)
-    k_core = max(4, n // PRINT_CORE[0])
-    core = np.take_along_axis(px, np.argpartition(lum, k_core, axis=1)[:, :k_core, None], axis=1).mean(axis=1)
-    k_wide = max(4, n // PRINT_CORE[1])
-    wide = np.take_along_axis(px, np.argpartition(lum, k_wide, axis=1)[:, :k_wide, None], axis=1).mean(axis=1)
+    core = np.take_along_axis(px, order[:, :k_core, None], axis=1).mean(axis=1)
+    wide = np.take_along_axis(px, order[:, :k_wide, None], axis=1).mean(axis=1)
     rc, rw = core / np.maximum(paper, 1.0), wide / np.maximum(paper, 1.0)
     core_black = ((rc.max(axis=1) - rc.min(axis=1) < 0.08) & (rc.max(axis=1) < PRINT_CORE_BLACK)
                   & (rw[:, 2] - np.maximum(rw[:, 0], rw[:, 1]) < 0.08)  # not red
@@ -869,17 +869,12 @@ class OnnxRecognizer:
             else:
                 corners = detect.find_corners(frame, width, roi, masks, felt, glyphs=wanted is None)
                 batch.append((k, width, corners))
+        gray = self.input_channels == 1 and frame.ndim == 3
         source = frame
-        if self.input_channels == 1 and frame.ndim == 3 and batch:  # grayscale once, zones only
-            import cv2
-
+        if gray and batch:  # grayscale once, round each zone's corners only
             source = np.zeros(frame.shape[:2], np.uint8)
-            fh, fw = frame.shape[:2]
-            for k, width, _ in batch:
-                x, y, rw, rh = jobs[k][0]
-                m = int(1.2 * width)
-                x0, y0, x1, y1 = max(0, x - m), max(0, y - m), min(fw, x + rw + m), min(fh, y + rh + m)
-                source[y0:y1, x0:x1] = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+            for _, _, cs in batch:
+                _gray_near(frame, cs, source)
         colour, frame = frame, source
         readings = self.read_corners(frame, [c for _, _, cs in batch for c in cs], colour, layout=wanted is None)
         per_job: dict[int, tuple[list[detect.Corner], list[Reading]]] = {}
@@ -903,6 +898,9 @@ class OnnxRecognizer:
                     cs, rs = per_job[k]
                     per_job[k] = (cs, rs_all[at : at + len(cs)])
                     at += len(cs)
+            if gray:  # the new proposals' surroundings too
+                for _, cs in more:
+                    _gray_near(colour, cs, frame)
             readings = self.read_corners(frame, [c for _, cs in more for c in cs], colour)
             at = 0
             for k, extra in more:
@@ -1007,17 +1005,20 @@ def _scaled(d: Detection, sx: float, sy: float, origin: tuple[int, int]) -> Dete
                                read_at=tuple((x * sx + x0, y * sy + y0, ux, uy) for x, y, ux, uy in d.read_at))
 
 
-def _gray_near(frame: np.ndarray, corners: Sequence[detect.Corner]) -> np.ndarray:
+def _gray_near(frame: np.ndarray, corners: Sequence[detect.Corner], out: np.ndarray | None = None) -> np.ndarray:
     """The frame in grayscale, converted once for all crops (only the bounding box of the corners'
-    index regions is converted; the rest stays black, and no crop reaches it)."""
+    index regions is converted; the rest stays black, and no crop reaches it). ``out``: a grayscale
+    frame to convert into (what it already holds elsewhere stays)."""
     import cv2
 
     h, w = frame.shape[:2]
+    gray = np.zeros((h, w), np.uint8) if out is None else out
+    if not corners:
+        return gray
     pts = np.array([c.point for c in corners], np.float64)
     reach = 1.2 * max(c.width for c in corners)
     x0, y0 = (int(max(0, v)) for v in pts.min(axis=0) - reach)
     x1, y1 = (int(min(lim, v)) for v, lim in zip(pts.max(axis=0) + reach, (w, h)))
-    gray = np.zeros((h, w), np.uint8)
     if x1 > x0 and y1 > y0:
         gray[y0:y1, x0:x1] = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
     return gray
