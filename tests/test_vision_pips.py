@@ -166,12 +166,15 @@ def test_a_card_read_below_the_threshold_stands_when_its_body_confirms_suit_and_
     assert not any(d.confirmed_by_body or d.confidence >= recognizer.threshold for d in low)
 
 
-def test_r2_a_body_cropped_a_fifth_too_small_is_looked_at_again_at_other_sizes(recognizer) -> None:
+def test_r2_a_body_cropped_a_fifth_too_small_is_looked_at_again_at_other_sizes(recognizer, monkeypatch) -> None:
     """A 9 of hearts 90 pixels wide proposed as if it were 72 wide (the width a frame is read at can
     be that far off one card's own) and read 0.7 at its index: its body cropped at the proposal's
     size does not raise it, the second look at other sizes does (two sizes side by side agree);
-    with no second look it stays unsure; read as the 8 of hearts it stays unsure either way."""
+    with no second look it stays unsure; read as the 8 of hearts it stays unsure either way. (The
+    second body model, which confirms this card at the proposal's size, is left out.)"""
     import dataclasses
+
+    monkeypatch.setattr(recognizer, "suit_layout_session", None)
 
     scene = _lone_card("9h", 90, 2)
     corner = _corner(scene.cards[0])
@@ -262,6 +265,13 @@ def test_the_recogniser_crops_bodies_at_the_size_its_body_model_takes(tmp_path) 
     onnx.save_model(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
     rec = OnnxRecognizer(MODEL, suit_model_path=path)
     assert rec.body_size == (32, 45)
+    assert rec.suit_layout_session is None  # the shipped second body model takes 90 x 64 crops: left out
+    from vision.recognize import DEFAULT_SUIT_LAYOUT_MODEL
+
+    named = tmp_path / "second.onnx"
+    named.write_bytes(DEFAULT_SUIT_LAYOUT_MODEL.read_bytes())
+    with pytest.raises(ValueError, match="does not match the body-suit model's"):  # named: an error
+        OnnxRecognizer(MODEL, suit_model_path=path, suit_layout_model_path=named)
     scene = _lone_card("7s", 60)
     probs = rec.body_probs(scene.image, [scene.cards[0].corners])
     assert probs.shape == (1, k) and probs[0, 3] == pytest.approx(1.0)
@@ -347,3 +357,77 @@ def test_r2_a_ten_read_as_a_queen_is_refused_by_its_pips(recognizer, monkeypatch
         assert [d.card for d in recognizer._assemble([corner], [Reading(qh, 0.98)], ten.image)] == [qh]
     bare = OnnxRecognizer(MODEL, threads=1, suit_model_path=None)
     assert [d.card for d in bare._assemble([corner], [Reading(qh, 0.98)], ten.image)] == [qh]
+
+
+class _Spy:
+    """A body model session that counts the crops it is asked about (the real model answers)."""
+
+    def __init__(self, session) -> None:  # type: ignore[no-untyped-def]
+        self.session = session
+        self.crops: list[int] = []
+
+    def run(self, names, feed):  # type: ignore[no-untyped-def]
+        self.crops.append(len(next(iter(feed.values()))))
+        return self.session.run(names, feed)
+
+
+def _layout_card(card: str, width: float = 90, seed: int = 0) -> render.Scene:
+    """One card of the first layout deck (pips beside the index) lying alone on felt."""
+    rng = np.random.default_rng([4040, seed])
+    scene = render.render_scene(rng, render.LAYOUT_DECKS[:1], width=400, height=400, hand_centers=[(200.0, 200.0)],
+                                hand_sizes=[1], card_width=width, p_face_down=0.0, hard=False, deal=[card])
+    assert [t.card for t in scene.cards] == [card]
+    return scene
+
+
+def test_second_body_model_file_is_small_and_loaded_only_with_the_first(recognizer) -> None:
+    from vision.recognize import DEFAULT_SUIT_LAYOUT_MODEL, OnnxRecognizer
+
+    assert DEFAULT_SUIT_LAYOUT_MODEL.exists() and DEFAULT_SUIT_LAYOUT_MODEL.stat().st_size < 2_500_000
+    assert recognizer.suit_layout_session is not None
+    assert sum(p.stat().st_size for p in (REPO / "models").glob("*.onnx")) < 10_000_000
+    assert OnnxRecognizer(MODEL, threads=1, suit_model_path=None).suit_layout_session is None
+    with pytest.raises(FileNotFoundError, match="no such body-suit model"):
+        OnnxRecognizer(MODEL, threads=1, suit_layout_model_path=REPO / "models" / "missing.onnx")
+
+
+def test_r2_the_second_body_model_confirms_a_red_card_of_a_layout_deck_the_first_leaves(recognizer) -> None:
+    """A 9 of diamonds of a layout deck, read 0.7 at its index: the first body model does not
+    confirm it; the second, trained with the layout decks, does (at the threshold,
+    ``confirmed_by_body``). Read 0.7 as the 9 of hearts, the 8 or the 6 of diamonds, it stays unsure."""
+    from vision.recognize import OnnxRecognizer
+
+    scene = _layout_card("9d")
+    corner = _corner(scene.cards[0])
+    first_only = OnnxRecognizer(MODEL, threads=1, suit_layout_model_path=None)
+    [d] = first_only._assemble([corner], [Reading(Card.parse("9d"), 0.7)], scene.image)
+    assert not d.confirmed_by_body and d.confidence == pytest.approx(0.7)
+    [d] = recognizer._assemble([corner], [Reading(Card.parse("9d"), 0.7)], scene.image)
+    assert str(d.card) == "9d" and d.confidence == recognizer.threshold and d.confirmed_by_body
+    for wrong in ("9h", "8d", "6d"):
+        [d] = recognizer._assemble([corner], [Reading(Card.parse(wrong), 0.7)], scene.image)
+        assert str(d.card) == wrong and d.confidence == pytest.approx(0.7) and not d.confirmed_by_body
+
+
+def test_r2_the_second_body_model_is_never_asked_about_clubs_spades_or_what_the_first_confirmed(
+        recognizer, monkeypatch) -> None:
+    """Clubs and spades (read unsure, or a club against a spade on one card) are never shown to
+    the second body model: on the unseen decks it confirmed clubs as spades. Nor is a card the
+    first body model already confirmed."""
+    spy = _Spy(recognizer.suit_layout_session)
+    monkeypatch.setattr(recognizer, "suit_layout_session", spy)
+    for card in ("9c", "9s"):
+        t = _layout_card(card).cards[0]
+        scene = _layout_card(card)
+        recognizer._assemble([_corner(t)], [Reading(Card.parse(card), 0.7)], scene.image)
+    scene = _layout_card("9c")
+    t = scene.cards[0]
+    [d] = recognizer._assemble([_corner(t, 0), _corner(t, 2)],
+                               [Reading(Card.parse("9c"), 0.9), Reading(Card.parse("9s"), 0.85)], scene.image)
+    assert spy.crops == []
+    plain = _lone_card("7h", 90, 5)
+    [d] = recognizer._assemble([_corner(plain.cards[0])], [Reading(Card.parse("7h"), 0.7)], plain.image)
+    assert d.confirmed_by_body and spy.crops == []
+    red = _layout_card("9d")
+    recognizer._assemble([_corner(red.cards[0])], [Reading(Card.parse("9d"), 0.7)], red.image)
+    assert sum(spy.crops) >= 1

@@ -44,7 +44,7 @@ import numpy as np
 
 from vision import detect, render
 from vision.recognize import KEEP_FLOAT_POOLING, N_CLASSES, NOT_INDEX, preprocess
-from vision.train_suit import SUIT_EPOCHS, SUIT_SCENES
+from vision.train_suit import SUIT_DECKS, SUIT_EPOCHS, SUIT_SCENES
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 
@@ -145,11 +145,13 @@ def scene_samples(seed: int, decks=render.TRAIN_DECKS, jitter: int = 1, keep_neg
 DECK_SETS = {"train": render.TRAIN_DECKS, "train+mix": render.TRAIN_DECKS + render.MIX_DECKS,
              "train+mix2": render.TRAIN_DECKS + render.MIX_DECKS + render.MIX2_DECKS,
              "train+mixl": render.TRAIN_DECKS + render.MIX_DECKS + render.LAYOUT_DECKS,
+             "train+mix2+mixl": render.TRAIN_DECKS + render.MIX_DECKS + render.MIX2_DECKS + render.LAYOUT_DECKS,
              "unseen": render.UNSEEN_DECKS}
 """Deck sets by name: ``train`` (the named training decks, the benchmark's "seen" set),
 ``train+mix`` (with :data:`vision.render.MIX_DECKS`, what ``--decks mix`` trains on), ``train+mix2``
 (also :data:`vision.render.MIX2_DECKS`, ``--decks mix2``), ``train+mixl`` (the named, the mixed and
-:data:`vision.render.LAYOUT_DECKS`, ``--decks mixl``), ``unseen``."""
+:data:`vision.render.LAYOUT_DECKS`, ``--decks mixl``), ``train+mix2+mixl`` (all of those: for the body-suit
+model, ``--suit-decks``), ``unseen``."""
 DECKS_FLAG = {"base": "train", "mix": "train+mix", "mix2": "train+mix2", "mixl": "train+mixl"}
 """``--decks`` values and the deck sets they train on."""
 SMALL_CARDS = (52.0, 80.0)
@@ -865,6 +867,8 @@ def main(argv=None) -> int:
     ap.add_argument("--suit-scenes", type=_positive, default=SUIT_SCENES,
                     help="training scenes of the body-suit model (and 15%% as many for validation)")
     ap.add_argument("--suit-epochs", type=_positive, default=SUIT_EPOCHS)
+    ap.add_argument("--suit-decks", default=SUIT_DECKS, choices=sorted(k for k in DECK_SETS if k != "unseen"),
+                    help=f"the deck set the body-suit model trains on (default {SUIT_DECKS})")
     args = ap.parse_args(argv)
     if args.suit_out is None:
         args.suit_out = str(pathlib.Path(args.out).with_name("card_suit.onnx"))
@@ -897,7 +901,8 @@ def suit_stage(args) -> int:  # type: ignore[no-untyped-def]
 
     stats = train_suit.train_suit(pathlib.Path(args.suit_out), pathlib.Path(args.cache_dir), scenes=args.suit_scenes,
                                   val_scenes=max(2, math.ceil(0.15 * args.suit_scenes)), epochs=args.suit_epochs,
-                                  threads=args.threads, workers=args.workers, seed=args.seed, bf16=use_bf16(args))
+                                  threads=args.threads, workers=args.workers, seed=args.seed, bf16=use_bf16(args),
+                                  decks=args.suit_decks)
     path = pathlib.Path(args.stats)
     figures = json.loads(path.read_text()) if path.exists() and not args.suit_only else {}
     figures["suit"] = stats

@@ -162,8 +162,9 @@ def confirm_stats(probs: np.ndarray, suits: np.ndarray, confirm: float) -> dict:
 
 def train_suit(out: pathlib.Path, cache_dir: pathlib.Path, *, scenes: int = SUIT_SCENES,
                val_scenes: int = SUIT_VAL_SCENES, epochs: int = SUIT_EPOCHS, threads: int = 2, workers: int = 2,
-               seed: int = 1, bf16: bool = False, confirm: float | None = None) -> dict:
-    """Render the data (cached under ``cache_dir``), train, export to ``out``; returns the figures."""
+               seed: int = 1, bf16: bool = False, confirm: float | None = None, decks: str = SUIT_DECKS) -> dict:
+    """Render the data of the deck set ``decks`` (:data:`vision.train.DECK_SETS`; cached under
+    ``cache_dir``), train, export to ``out``; returns the figures."""
     import torch
 
     from vision import recognize, train
@@ -174,15 +175,17 @@ def train_suit(out: pathlib.Path, cache_dir: pathlib.Path, *, scenes: int = SUIT
     rng = np.random.default_rng(seed)
     key = train.data_code_key(extra=(jittered_quad, body_samples, _worker, make_body_dataset),
                               files=("render.py", "detect.py", "pips.py"))
-    cache = cache_dir / f"suit_{scenes}_{val_scenes}_{SUIT_DECKS}_{key}.npz"
+    if decks not in train.DECK_SETS:
+        raise ValueError(f"unknown deck set {decks!r}; expected one of {', '.join(train.DECK_SETS)}")
+    cache = cache_dir / f"suit_{scenes}_{val_scenes}_{decks}_{key}.npz"
     if cache.exists():
         d = np.load(cache)
         x_tr, s_tr, r_tr, x_va, s_va, r_va = (d[k] for k in ("x_tr", "s_tr", "r_tr", "x_va", "s_va", "r_va"))
         print(f"body data from {cache}", flush=True)
     else:
         print(f"rendering {scenes} + {val_scenes} scenes for the body-suit model", flush=True)
-        x_tr, s_tr, r_tr = make_body_dataset(SUIT_SEED, scenes, workers=workers)
-        x_va, s_va, r_va = make_body_dataset(SUIT_SEED + 500_000, val_scenes, workers=workers)
+        x_tr, s_tr, r_tr = make_body_dataset(SUIT_SEED, scenes, decks, workers=workers)
+        x_va, s_va, r_va = make_body_dataset(SUIT_SEED + 500_000, val_scenes, decks, workers=workers)
         cache.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(cache, x_tr=x_tr, s_tr=s_tr, r_tr=r_tr, x_va=x_va, s_va=s_va, r_va=r_va)
     t_data = time.time() - t_start
@@ -222,7 +225,7 @@ def train_suit(out: pathlib.Path, cache_dir: pathlib.Path, *, scenes: int = SUIT
     confirm = recognize.BODY_CONFIRM if confirm is None else confirm
     export_suit(model, out, confirm)
     stats = {"train_crops": int(len(x_tr)), "val_crops": int(len(x_va)), "scenes": scenes, "val_scenes": val_scenes,
-             "epochs": epochs, "decks": SUIT_DECKS, "val_suit_acc": round(float((pv.argmax(1) == s_va).mean()), 4),
+             "epochs": epochs, "decks": decks, "val_suit_acc": round(float((pv.argmax(1) == s_va).mean()), 4),
              "confirm": confirm, "val_black": confirm_stats(pv, s_va, confirm), "data_minutes": round(t_data / 60, 1),
              "minutes": round((time.time() - t_start) / 60, 1), "crops_file": str(cache)}
     print(json.dumps(stats), flush=True)
