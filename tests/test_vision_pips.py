@@ -431,3 +431,57 @@ def test_r2_the_second_body_model_is_never_asked_about_clubs_spades_or_what_the_
     red = _layout_card("9d")
     recognizer._assemble([_corner(red.cards[0])], [Reading(Card.parse("9d"), 0.7)], red.image)
     assert sum(spy.crops) >= 1
+
+
+def _constant_body_model(path: pathlib.Path, suit: str, rank: str) -> pathlib.Path:
+    """A body model file (90 x 64 crops, as the shipped ones) that gives every crop the suit ``suit``
+    and the rank ``rank`` with certainty: a second body model whose word is known."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    k = pips.N_SUIT_CLASSES + pips.N_RANKS
+    bias = [0.0] * k
+    bias["cdhs".index(suit)] = 1.0
+    bias[pips.N_SUIT_CLASSES + "23456789TJQKA".index(rank)] = 1.0
+    graph = helper.make_graph(
+        [helper.make_node("GlobalAveragePool", ["bodies"], ["g"]), helper.make_node("Flatten", ["g"], ["f"]),
+         helper.make_node("MatMul", ["f", "w"], ["m"]), helper.make_node("Add", ["m", "b"], ["probs"])],
+        "body", [helper.make_tensor_value_info("bodies", TensorProto.FLOAT, ["n", 1, pips.BODY_H, pips.BODY_W])],
+        [helper.make_tensor_value_info("probs", TensorProto.FLOAT, ["n", k])],
+        [helper.make_tensor("w", TensorProto.FLOAT, [1, k], [0.0] * k), helper.make_tensor("b", TensorProto.FLOAT, [k], bias)])
+    onnx.save_model(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+    return path
+
+
+def test_r2_a_queen_under_the_queen_check_needs_the_second_body_model_too(recognizer, tmp_path) -> None:
+    """Queens read at 0.98 (over the threshold, under the queen check) stand when both body models
+    confirm them, as the shipped pair does for every suit of six training decks. A second body
+    model that sees a ten refuses them all, the black ones the first confirmed included; one that
+    sees a queen of hearts lets the heart stand on its word."""
+    from vision.recognize import OnnxRecognizer
+
+    for deck in range(6):
+        for card in ("Qh", "Qd", "Qs", "Qc"):
+            scene = _lone_card_of(card, deck)
+            [d] = recognizer._assemble([_corner(scene.cards[0])], [Reading(Card.parse(card), 0.98)], scene.image)
+            assert str(d.card) == card, (deck, card)
+    ten = OnnxRecognizer(MODEL, threads=1, suit_layout_model_path=_constant_body_model(tmp_path / "t.onnx", "h", "T"))
+    queen = OnnxRecognizer(MODEL, threads=1, suit_layout_model_path=_constant_body_model(tmp_path / "q.onnx", "h", "Q"))
+    for card in ("Qh", "Qs"):
+        scene = _lone_card_of(card, 0)
+        corner = _corner(scene.cards[0])
+        [d] = ten._assemble([corner], [Reading(Card.parse(card), 0.98)], scene.image)
+        assert d.card is None
+    scene = _lone_card_of("Qh", 0)
+    [d] = queen._assemble([_corner(scene.cards[0])], [Reading(Card.parse("Qh"), 0.98)], scene.image)
+    assert str(d.card) == "Qh"
+
+
+def _lone_card_of(card: str, deck: int, width: float = 90) -> render.Scene:
+    """One card of training deck ``deck`` lying alone on felt."""
+    rng = np.random.default_rng([4040, deck])
+    scene = render.render_scene(rng, render.TRAIN_DECKS[deck : deck + 1], width=400, height=400,
+                                hand_centers=[(200.0, 200.0)], hand_sizes=[1], card_width=width, p_face_down=0.0,
+                                hard=False, deal=[card])
+    assert [t.card for t in scene.cards] == [card]
+    return scene

@@ -34,8 +34,9 @@ too (``python -m vision.train --suit-only --suit-decks train+mix2+mixl``), whose
 the index and whose courts carry pictures. It is asked only about what the first body model left
 unconfirmed: a card read unsure at its index (from :data:`BODY_RESCUE_FLOOR` up to the threshold)
 or contested between corners, never a contest between a club and a spade of one rank, and only
-for the suits in :attr:`OnnxRecognizer.second_body_suits` (:meth:`OnnxRecognizer._ask_body`).
-Twenty-fourth session: models/README.md."""
+for the suits in :attr:`OnnxRecognizer.second_body_suits`; and about every queen under the queen
+check, which stands on its word if red, on both models' word if black
+(:meth:`OnnxRecognizer._ask_body`). Twenty-fourth session: models/README.md."""
 DEFAULT_LAYOUT_MODEL = DEFAULT_MODEL.with_name("card_index_layout.onnx")
 """The layout index model (optional): one index classifier trained with decks whose pips stand
 right beside the index and whose courts carry pictures (``python -m vision.train --decks mixl``),
@@ -712,7 +713,12 @@ class OnnxRecognizer:
         the second body model (:attr:`suit_layout_session`), where there is one, is asked the same
         of the cards left unconfirmed that were read unsure or contested, but not of a contest
         between a club and a spade of one rank, nor of a card or a contender whose suit is not in
-        :attr:`second_body_suits`: a club read for a spade is the one mistake all the models share."""
+        :attr:`second_body_suits`: a club read for a spade is the one mistake all the models share.
+
+        A card of ``doubtful`` read as a queen (the queen check: read at the threshold, under
+        :attr:`queen_body_check`) is asked of both: one of :attr:`second_body_suits` stands on the
+        second model's word, any other only on both. The second model saw court pictures, and the
+        tens of a real design the first takes for queens it does not (twenty-fourth session)."""
         confirmed = self._ask_one_body(self.suit_session, dets, doubtful, frame)
         if self.suit_layout_session is None:
             return confirmed
@@ -723,10 +729,24 @@ class OnnxRecognizer:
         more = self._ask_one_body(self.suit_layout_session, sub, [], frame)
         for j in more:
             dets[left[j]] = sub[j]
-        return confirmed | {left[j] for j in more}
+        confirmed |= {left[j] for j in more}
+        queens = [i for i in doubtful if (card := dets[i].card) is not None and card.rank == Rank.QUEEN
+                  and dets[i].confidence >= self.threshold]
+        if queens:
+            sub = [dets[i] for i in queens]
+            second = {queens[j] for j in self._ask_one_body(self.suit_layout_session, sub, range(len(sub)), frame,
+                                                            only_doubtful=True)}
+            for i in queens:
+                card = dets[i].card
+                assert card is not None
+                if i in second and (card.index % 4 in suits or i in confirmed):
+                    confirmed.add(i)
+                else:
+                    confirmed.discard(i)
+        return confirmed
 
     def _ask_one_body(self, session, dets: list[Detection], doubtful: Sequence[int],  # type: ignore[no-untyped-def]
-                      frame: np.ndarray) -> set[int]:
+                      frame: np.ndarray, only_doubtful: bool = False) -> set[int]:
         """The places in ``dets`` the body model ``session`` confirms: of ``doubtful`` (small clubs and spades read at
         the threshold but below :attr:`small_black_body_check`) and of the cards read from
         :attr:`body_floor` up to the threshold, those whose index and body together
@@ -735,15 +755,17 @@ class OnnxRecognizer:
         (:data:`BODY_SCALES`, a second model call). Of the cards contested between a club and a
         spade of one rank (:attr:`body_contests`), those where it confirms one of the two, suit
         (:attr:`body_confirm`) and rank (:attr:`body_rank_confirm`), read as that card at the
-        threshold. Nothing without a body-suit model."""
+        threshold. Nothing without a body-suit model. ``only_doubtful``: only ``doubtful`` is asked
+        about (no rescue, no contest)."""
         if session is None:
             return set()
-        floor = self.body_floor
+        floor = None if only_doubtful else self.body_floor
+        asks_contests = self.body_contests and not only_doubtful
         rescue = {i for i, d in enumerate(dets)
                   if floor is not None and d.card is not None and floor <= d.confidence < self.threshold}
-        black_pairs = {i for i, d in enumerate(dets) if self.body_contests and _black_pair(d.contest)}
+        black_pairs = {i for i, d in enumerate(dets) if asks_contests and _black_pair(d.contest)}
         contests = {i for i, d in enumerate(dets)
-                    if self.body_contests and len(d.contest) >= 2 and i not in black_pairs}
+                    if asks_contests and len(d.contest) >= 2 and i not in black_pairs}
         asked = list(doubtful) + sorted(rescue) + sorted(black_pairs) + sorted(contests)
         confirmed: set[int] = set()
         if not asked:
