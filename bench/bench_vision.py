@@ -120,9 +120,9 @@ def table_views(frames: int = 8) -> list[np.ndarray]:
     return [render.render_table(np.random.default_rng(777 + k), render.TRAIN_DECKS).image for k in range(frames)]
 
 
-def reference_ms(repeats: int = 7, best: bool = False) -> float:
+def reference_ms(repeats: int = 7) -> tuple[float, float]:
     """The machine's speed, to compare latency figures measured on different machines: the median
-    (``best``: the fastest) time of a fixed piece of OpenCV work on one thread (a seeded 1920x1080
+    and the fastest time of a fixed piece of OpenCV work on one thread (a seeded 1920x1080
     image converted to HSV and to gray, blurred, edge-detected and its edges' outlines found), none
     of this project's code. Shared machines differ by more than twice in speed from one day to the
     next; the latency over this reference stays put when only the machine changed."""
@@ -138,7 +138,7 @@ def reference_ms(repeats: int = 7, best: bool = False) -> float:
         edges = cv2.Canny(cv2.GaussianBlur(gray, (5, 5), 0), 20, 60)
         cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         times.append((time.perf_counter() - t) * 1000)
-    return min(times) if best else statistics.median(times)
+    return statistics.median(times), min(times)
 
 
 def latency(rec, repeats: int = 15, frames: int = 8) -> dict:
@@ -174,8 +174,7 @@ def latency(rec, repeats: int = 15, frames: int = 8) -> dict:
         t = time.perf_counter()
         rec.recognize(views[-1])
         full.append((time.perf_counter() - t) * 1000)
-    reference = reference_ms()
-    reference_best = reference_ms(best=True)
+    reference, reference_best = reference_ms()
     best = statistics.median(fastest)
     return {"frame": f"1920x1080, 10 seat zones, {frames} table views, {repeats} runs each",
             "reference_ms": round(reference, 1),

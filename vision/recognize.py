@@ -516,6 +516,20 @@ def group_corners(corners: Sequence[detect.Corner], tol: float = 0.3,
 # ---------------------------------------------------------------------------------------------
 
 
+def _optional_session(path: str | pathlib.Path | None, default: pathlib.Path, what: str, opts,  # type: ignore[no-untyped-def]
+                      **kwargs):
+    """An onnxruntime session of the optional model file ``path``, or ``None``: ``None`` given, or
+    the shipped file ``default`` not there. A file named that does not exist is an error
+    (``no such {what}``)."""
+    import onnxruntime as ort
+
+    if path is None or (path == default and not default.exists()):
+        return None
+    if not pathlib.Path(path).exists():
+        raise FileNotFoundError(f"{path}: no such {what}")
+    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"], **kwargs)
+
+
 class OnnxRecognizer:
     """Find and read cards with classical OpenCV plus the shipped ONNX index classifier."""
 
@@ -563,10 +577,8 @@ class OnnxRecognizer:
         self.body_size = (pips.BODY_W, pips.BODY_H)
         """Width and height of the body crops the body-suit model takes (its input's)."""
         self.body_input_name = "bodies"
-        if suit_model_path is not None and (suit_model_path != DEFAULT_SUIT_MODEL or DEFAULT_SUIT_MODEL.exists()):
-            if not pathlib.Path(suit_model_path).exists():
-                raise FileNotFoundError(f"{suit_model_path}: no such body-suit model")
-            self.suit_session = ort.InferenceSession(str(suit_model_path), opts, providers=["CPUExecutionProvider"])
+        self.suit_session = _optional_session(suit_model_path, DEFAULT_SUIT_MODEL, "body-suit model", opts)
+        if self.suit_session is not None:
             body_input = self.suit_session.get_inputs()[0]
             self.body_input_name = body_input.name
             self.body_size = (int(body_input.shape[3]), int(body_input.shape[2]))
@@ -575,12 +587,10 @@ class OnnxRecognizer:
         self.suit_layout_session = None
         """The second body-suit model (:data:`DEFAULT_SUIT_LAYOUT_MODEL`), or ``None``; used only with
         a first one, and at that model's confirm and crop size."""
-        if (suit_layout_model_path is not None and self.suit_session is not None
-                and (suit_layout_model_path != DEFAULT_SUIT_LAYOUT_MODEL or DEFAULT_SUIT_LAYOUT_MODEL.exists())):
-            if not pathlib.Path(suit_layout_model_path).exists():
-                raise FileNotFoundError(f"{suit_layout_model_path}: no such body-suit model")
-            self.suit_layout_session = ort.InferenceSession(str(suit_layout_model_path), opts,
-                                                            providers=["CPUExecutionProvider"])
+        if self.suit_session is not None:
+            self.suit_layout_session = _optional_session(suit_layout_model_path, DEFAULT_SUIT_LAYOUT_MODEL,
+                                                         "body-suit model", opts)
+        if self.suit_layout_session is not None:
             second = self.suit_layout_session.get_inputs()[0]
             if (int(second.shape[3]), int(second.shape[2])) != self.body_size or second.name != self.body_input_name:
                 if suit_layout_model_path == DEFAULT_SUIT_LAYOUT_MODEL:  # made for the shipped first model only
@@ -595,13 +605,10 @@ class OnnxRecognizer:
         body-suit model, which must confirm what it reads."""
         self.layout_threshold = 1.0
         """What the layout index model must give a card (its file's calibrated threshold)."""
-        if (layout_model_path is not None and self.suit_session is not None
-                and (layout_model_path != DEFAULT_LAYOUT_MODEL or DEFAULT_LAYOUT_MODEL.exists())):
-            if not pathlib.Path(layout_model_path).exists():
-                raise FileNotFoundError(f"{layout_model_path}: no such layout index model")
-            self.layout_session = ort.InferenceSession(str(layout_model_path), opts,
-                                                       providers=["CPUExecutionProvider"],
-                                                       disabled_optimizers=KEEP_FLOAT_POOLING)
+        if self.suit_session is not None:
+            self.layout_session = _optional_session(layout_model_path, DEFAULT_LAYOUT_MODEL, "layout index model",
+                                                    opts, disabled_optimizers=KEEP_FLOAT_POOLING)
+        if self.layout_session is not None:
             layout_input = self.layout_session.get_inputs()[0]
             if (int(layout_input.shape[1]), int(layout_input.shape[2]), int(layout_input.shape[3])) != (
                     self.input_channels, *self.input_hw):
