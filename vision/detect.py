@@ -499,22 +499,14 @@ def glyph_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0,
                 angs.append(math.degrees(math.atan2(e[1], e[0])) % 90.0)
         edge_angles.append(angs)
 
-    def angles_at(pt: np.ndarray) -> list[float] | None:
-        for c, angs in zip(contours, edge_angles):
-            if angs and cv2.pointPolygonTest(c, (float(pt[0]), float(pt[1])), False) >= 0:
-                return angs
-        return None
-
     dist = np.linalg.norm(C[:, None] - C[None], axis=2)
     out: list[Corner] = []
     near = 0.08 * W
     pairs = np.argwhere((dist >= 0.055 * H) & (dist <= 0.17 * H))
-    # corners proposed so far (known ones first), as rows (x, y, ux, uy): a new one that repeats one
-    # of them (within ``near``, facing the same way) is dropped
-    seen = np.empty((len(known) + len(pairs), 4), np.float64)
-    n_seen = len(known)
-    for k, o in enumerate(known):
-        seen[k] = (o.point[0] - offset[0], o.point[1] - offset[1], o.u[0], o.u[1])
+    # the known corners, as rows (x, y, ux, uy): a new corner that repeats one of them or one proposed
+    # before it (within ``near``, facing the same way) is dropped
+    seen = np.array([(o.point[0] - offset[0], o.point[1] - offset[1], o.u[0], o.u[1]) for o in known],
+                    np.float64).reshape(-1, 4)
     # every pair at once: sizes alike, direction along the card stock's edges around the rank
     a_s, b_s = pairs[:, 0], pairs[:, 1]
     ratio = D[a_s] / D[b_s]
@@ -523,12 +515,20 @@ def glyph_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0,
     d = dist[a_s, b_s]
     vx, vy = (C[b_s, 0] - C[a_s, 0]) / d, (C[b_s, 1] - C[a_s, 1]) / d
     ang = np.degrees(np.arctan2(vy, vx)) % 90.0
+    # each rank blob's edges: those of the first stock outline (with a long edge) it lies in; a blob
+    # in none is taken as lined up
     lined_up = np.ones(len(a_s), bool)
-    for a in np.unique(a_s):
-        around = angles_at(C[a])
-        if around is not None:
-            mine = a_s == a
-            off = np.abs(ang[mine][:, None] - np.array(around)[None, :])
+    owner = np.full(len(C), -1)
+    todo = np.unique(a_s).tolist()
+    for ci, (c, angs) in enumerate(zip(contours, edge_angles)):
+        if not angs or not todo:
+            continue
+        inside = [a for a in todo if cv2.pointPolygonTest(c, (float(C[a, 0]), float(C[a, 1])), False) >= 0]
+        owner[inside] = ci
+        todo = [a for a in todo if owner[a] < 0]
+        mine = owner[a_s] == ci
+        if inside and mine.any():
+            off = np.abs(ang[mine][:, None] - np.array(angs)[None, :])
             lined_up[mine] = np.minimum(off, 90.0 - off).min(axis=1) <= 12
     ux, uy = vy, -vx
     scale = np.clip((d / H - 0.012) / 0.095, 0.6, 1.4)  # index size against a standard one
@@ -538,19 +538,21 @@ def glyph_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0,
     pys = C[a_s, 1] - cx * uy - down * vy
     cand = np.nonzero(lined_up)[0]
     if len(known) and len(cand):  # repeats of the known corners, all at once
-        q = seen[: len(known)]
+        q = seen
         dup = (np.abs(pxs[cand, None] - q[None, :, 0]) + np.abs(pys[cand, None] - q[None, :, 1]) < near) & (
             ux[cand, None] * q[None, :, 2] + uy[cand, None] * q[None, :, 3] > 0.9)
         cand = cand[~dup.any(axis=1)]
-    for k in cand:  # then one by one, each against those proposed before it
-        px, py = float(pxs[k]), float(pys[k])
-        q = seen[len(known) : n_seen]
-        if np.any((np.abs(px - q[:, 0]) + np.abs(py - q[:, 1]) < near) & (ux[k] * q[:, 2] + uy[k] * q[:, 3] > 0.9)):
+    # then one by one, each against those proposed before it (kept in cells ``near`` wide: a repeat
+    # lies in the same cell or a neighbouring one)
+    cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+    for k in cand.tolist():
+        px, py, kx, ky = float(pxs[k]), float(pys[k]), float(ux[k]), float(uy[k])
+        gx, gy = int(px // near), int(py // near)
+        if any(abs(px - qx) + abs(py - qy) < near and kx * qux + ky * quy > 0.9
+               for i in (gx - 1, gx, gx + 1) for j in (gy - 1, gy, gy + 1) for qx, qy, qux, quy in cells.get((i, j), ())):
             continue
-        seen[n_seen] = (px, py, ux[k], uy[k])
-        n_seen += 1
-        out.append(Corner((float(px + offset[0]), float(py + offset[1])), (float(ux[k]), float(uy[k])),
-                          (float(vx[k]), float(vy[k])), W))
+        cells.setdefault((gx, gy), []).append((px, py, kx, ky))
+        out.append(Corner((float(px + offset[0]), float(py + offset[1])), (kx, ky), (float(vx[k]), float(vy[k])), W))
     return out
 
 
@@ -699,8 +701,8 @@ def find_backs(masks: Masks, card_width: float | None, offset: tuple[int, int] =
         contours = masks.outlines(which)  # every point: the felt share
         for c in contours:
             area = cv2.contourArea(c)
-            if area < 200:
-                continue
+            if area < 200 or (area_card is not None and not 0.25 * area_card < area < 1.4 * area_card):
+                continue  # (the area alone first: most regions are a hand's faces, far larger than a card)
             rect = cv2.minAreaRect(c)
             w, h = rect[1]
             if min(w, h) <= 0 or area / (w * h) < 0.7:

@@ -1133,20 +1133,22 @@ def weaker_twins(corners: Sequence[detect.Corner], readings: Sequence[Reading]) 
     >>> sorted(weaker_twins([a, b], [Reading(Card.parse("9d"), 0.995), Reading(Card.parse("9h"), 0.89)]))
     []
     """
-    n = len(corners)
+    # only corners read as a card at 0.5 or more can be twins: the rest (most proposals) are left out
+    read = [i for i, r in enumerate(readings) if r.card is not None and r.confidence >= 0.5]
+    n = len(read)
     if n < 2:
         return set()
-    pts = np.array([c.point for c in corners], np.float64)
-    us = np.array([c.u for c in corners], np.float64)
-    reach = TWIN_REACH * np.array([c.width for c in corners], np.float64)
-    card = np.array([r.card.index if r.card is not None and r.confidence >= 0.5 else -1 for r in readings])
-    conf = np.array([r.confidence for r in readings])
+    pts = np.array([corners[i].point for i in read], np.float64)
+    us = np.array([corners[i].u for i in read], np.float64)
+    reach = TWIN_REACH * np.array([corners[i].width for i in read], np.float64)
+    card = np.array([readings[i].card.index for i in read])  # type: ignore[union-attr]
+    conf = np.array([readings[i].confidence for i in read])
     near = np.linalg.norm(pts[:, None] - pts[None], axis=2) < np.minimum(reach[:, None], reach[None])
-    twin = near & (us @ us.T >= TWIN_TURN) & (card[:, None] == card[None]) & (card[:, None] >= 0)
+    twin = near & (us @ us.T >= TWIN_TURN) & (card[:, None] == card[None])
     # j is weaker than i: lower confidence, or equal and later
     order = np.arange(n)
     weaker = (conf[None] < conf[:, None]) | ((conf[None] == conf[:, None]) & (order[None] > order[:, None]))
-    return {int(j) for j in np.nonzero((twin & weaker).any(axis=0))[0]}
+    return {read[int(j)] for j in np.nonzero((twin & weaker).any(axis=0))[0]}
 
 
 def assemble(corners: Sequence[detect.Corner], readings: Sequence[Reading], threshold: float,
@@ -1165,9 +1167,9 @@ def assemble(corners: Sequence[detect.Corner], readings: Sequence[Reading], thre
     for g in group_corners([corners[i] for i in keep], readings=[readings[i] for i in keep], threshold=threshold):
         g = [keep[i] for i in g]
         rs = [readings[i] for i in g]
-        card, conf, n = combine(rs, threshold)
-        if card is None and all(r.card is None for r in rs):
+        if all(r.card is None for r in rs):  # not an index at all (most proposals)
             continue
+        card, conf, n = combine(rs, threshold)
         if card is None and conf < 0.5:
             continue
         lead = next((i for i in g if readings[i].card == card), g[0])
