@@ -1250,7 +1250,19 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
     >>> crossing = ((53.9, -5.3), (85.4, 49.3), (9.1, 93.3), (-22.4, 38.7))  # same centre, turned 60 degrees
     >>> [str(x.card) for x in merge_duplicates([d[0], Detection(Card.parse("Kd"), 0.999, crossing)], [63.0] * 2, 0.99)]
     ['As', 'Kd']
+
+    A card read at both its index corners is one place before any other card is weighed against
+    it (:func:`_card_places`): in a tight fan the 6h read at its far corner lies nearly on the Kd
+    beside it and faces the other way, but its near corner shows the two are fanned.
+
+    >>> fan = ((12.0, 0.0), (75.0, 0.0), (75.0, 88.0), (12.0, 88.0))
+    >>> far = Detection(Card.parse("6h"), 1.0, fan[2:] + fan[:2], 1, read_at=((75.0, 88.0, -1.0, 0.0),))
+    >>> near = Detection(Card.parse("6h"), 0.998, fan, 1, read_at=((12.0, 0.0, 1.0, 0.0),))
+    >>> kd = Detection(Card.parse("Kd"), 0.999, q, 1, read_at=((0.0, 0.0, 1.0, 0.0),))
+    >>> [(str(x.card), len(x.read_at)) for x in merge_duplicates([far, kd, near], [63.0] * 3, 0.99)]
+    [('6h', 2), ('Kd', 1)]
     """
+    dets, widths = _card_places(dets, widths, radius)
     order = sorted(range(len(dets)), key=lambda i: (dets[i].card is not None, dets[i].confidence), reverse=True)
     kept: list[Detection] = []
     kept_w: list[float] = []
@@ -1279,6 +1291,37 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
         elif d.card == e.card and d.card is not None:
             kept[clash] = dataclasses.replace(e, indices_read=max(e.indices_read, d.indices_read))
     return kept
+
+
+def _card_places(dets: Sequence[Detection], widths: Sequence[float],
+                 radius: float) -> tuple[list[Detection], list[float]]:
+    """``dets`` with the detections that read one card at one place (quads within ``radius`` card
+    widths, :func:`_gap`) made one, surest first: it keeps every index corner read as that card
+    (``read_at``; ``indices_read`` the most any of them had). Otherwise whether another card near it is a fanned neighbour
+    (:func:`_fanned`) depended on which of the card's readings was weighed first (twenty-fifth
+    session, models/README.md)."""
+    order = sorted(range(len(dets)), key=lambda i: (dets[i].card is not None, dets[i].confidence), reverse=True)
+    quads = [np.array(d.corners) for d in dets]
+    used: set[int] = set()
+    out: list[Detection] = []
+    out_w: list[float] = []
+    for i in order:
+        if i in used:
+            continue
+        used.add(i)
+        d = dets[i]
+        if d.card is not None:
+            same = [j for j in order if j not in used and dets[j].card == d.card
+                    and _gap(quads[i], quads[j]) < radius * max(widths[i], widths[j])]
+            if same:
+                used.update(same)
+                read_at = list(d.read_at)
+                read_at += [r for j in same for r in dets[j].read_at if r not in read_at]
+                d = dataclasses.replace(d, read_at=tuple(read_at),
+                                        indices_read=max([d.indices_read] + [dets[j].indices_read for j in same]))
+        out.append(d)
+        out_w.append(widths[i])
+    return out, out_w
 
 
 def _gap(q: np.ndarray, other: np.ndarray) -> float:
