@@ -182,6 +182,29 @@ def test_cards_wider_than_the_width_search_are_read_on_a_smaller_frame(recognize
     assert sure_total >= BIG_CARD_FLOOR, sure_total
 
 
+def test_an_index_cut_by_the_frame_edge_is_not_read(recognizer, monkeypatch):
+    """Benchmark scene 656 (seen decks): a four-colour 6 of diamonds lies over the frame's left edge,
+    the left half of its top-left index off the frame; what is left of the 6 read as a 5 of
+    diamonds at 0.9986, a sure wrong read. An index crop that reaches more than
+    ``EDGE_SLACK`` card widths past the edge is not read (nor by the layout model), and the
+    cards whose index is in the frame are read as before."""
+    from vision import recognize, render
+
+    scene = render.render_scene(np.random.default_rng([424242, 656]), render.TRAIN_DECKS, width=800, height=600)
+    six = next(t for t in scene.cards if t.card == "6d")
+    assert min(x for x, _ in six.corners) < 0  # the card runs off the frame
+
+    def sure(dets):
+        return {str(d.card) for d in dets if d.card is not None and d.confidence >= recognizer.threshold}
+
+    now = sure(recognizer.recognize(scene.image))
+    assert "5d" not in now
+    monkeypatch.setattr(recognize, "EDGE_SLACK", 10.0)  # the edge not looked at: the wrong read comes back
+    before = sure(recognizer.recognize(scene.image))
+    assert "5d" in before
+    assert now == before - {"5d"}
+
+
 def test_second_look_reads_near_misses_without_guessing(recognizer):
     """Corners read as a card below the threshold are cropped again at several scales, five crops
     a scale, and take the mean readings of their best scale: on seeded scenes of decks never
