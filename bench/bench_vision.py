@@ -5,6 +5,8 @@ safety on ten-seat table views, and per-frame latency on one core.
     python bench/bench_vision.py --scenes 0 --tables 100 --seat-seed 616161 --skip-latency   # seats only
     python bench/bench_vision.py --scenes 1000 --tables 0 --skip-latency --sets seen   # wrong reads
 
+Where the misses come from (no proposal, not read, lost after a read): ``bench/vision_misses.py``.
+
 Scenes are rendered from seeds no training run uses (``default_rng([424242, i])``). Deck sets: seen
 (the training decks), unseen (procedural decks never trained on) and, when it has been fetched
 (``python -m vision.fetch_deck``), letele (a real CC0 deck design, never trained on).

@@ -205,6 +205,33 @@ def test_an_index_cut_by_the_frame_edge_is_not_read(recognizer, monkeypatch):
     assert now == before - {"5d"}
 
 
+def test_misses_tool_accounts_for_every_readable_card(recognizer):
+    """``bench/vision_misses.py`` puts every readable card of a scene in one class, and its "right"
+    is the benchmark's (``bench/bench_vision.py``'s read_accuracy on the same scenes)."""
+    import importlib.util
+
+    from vision import render
+
+    def load(name):
+        spec = importlib.util.spec_from_file_location(name, REPO / "bench" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    misses, bench = load("vision_misses"), load("bench_vision")
+    rows = []
+    for i in range(4):
+        w, h = (800, 600) if i % 5 else (1200, 800)
+        scene = render.render_scene(np.random.default_rng([50505, i]), render.TRAIN_DECKS, width=w, height=h)
+        rows += misses.classify_scene(recognizer, scene)
+    table = misses.summary(rows)["all"]
+    accuracy = bench.read_accuracy(recognizer, render.TRAIN_DECKS, 4, seed=50505)
+    assert table["readable"] == accuracy["readable_cards"] == len(rows)
+    assert table["right"]["cards"] == accuracy["right"]
+    assert sum(v["cards"] for k, v in table.items() if k != "readable") == table["readable"]
+    assert {k for _, k, _ in rows} <= {"right", "no_proposal", "not_read", "contested", "refused", "unsure", "elsewhere"}
+
+
 def test_second_look_reads_near_misses_without_guessing(recognizer):
     """Corners read as a card below the threshold are cropped again at several scales, five crops
     a scale, and take the mean readings of their best scale: on seeded scenes of decks never

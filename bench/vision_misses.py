@@ -1,0 +1,167 @@
+"""Where the vision recall goes: every readable card the recogniser misses, put in one class.
+
+    python bench/vision_misses.py --set seen --scenes 300 --seed 50505 [--procs 2] [--json OUT]
+
+Scenes are read as ``bench/bench_vision.py`` reads them (``OnnxRecognizer.recognize``, the width
+searched), from seeds ``default_rng([seed, i])`` (50505 and 60606 are the tuning seeds; the
+benchmark's own is 424242). A readable card (face up, an index corner fully in view) is missed
+when no detection within 0.45 card widths of its centre reads it at or above the threshold. Each
+miss is then looked up at the true card width: the corner proposals of every proposer
+(``vision.detect.find_corners`` with the cut-edge and glyph proposals) within 0.12 widths of a
+visible index corner of the card, facing its way, and what the index classifier gives the true
+card at each of them:
+
+  no_proposal     no proposal there (the proposers miss the corner: it lies on another card, in
+                  shadow, under a chip's edge);
+  not_read        proposed, but the true card under 0.5 at every proposal (small or blurred print,
+                  a deck the classifier does not know);
+  lost_after_read read at 0.5 or more at a proposal and still missed, by what the recogniser made
+                  of the card's place: ``contested`` (two cards at one place, or its index corners
+                  reading different cards), ``refused`` (read but refused: print colour, a small club
+                  or spade, the body, the queen check), ``unsure`` (the right card under the
+                  threshold), ``elsewhere`` (no detection of its own: the width search chose another
+                  width, or a sure card's place lies over it).
+
+Prints one JSON object: the counts, their share of the readable cards, and the same by card width.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing as mp
+import pathlib
+import sys
+from collections import Counter
+
+import numpy as np
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+NEAR = 0.45
+"""A detection within this many card widths of a card's centre is that card's (the benchmark's rule)."""
+PROPOSAL_REACH = 0.12
+"""A proposal within this many card widths of a visible index corner, facing its way, is that corner's."""
+BANDS = (("52-70", 0.0, 70.0), ("70-100", 70.0, 100.0), ("100-150", 100.0, 1e9))
+
+
+def _band(width: float) -> str:
+    return next(name for name, lo, hi in BANDS if lo <= width < hi)
+
+
+def _decks(name: str):  # type: ignore[no-untyped-def]
+    from vision import render
+
+    return {"seen": render.TRAIN_DECKS, "unseen": render.UNSEEN_DECKS, "letele": (render.LETELE,)}[name]
+
+
+def classify_scene(rec, scene) -> list[tuple[str, str, float]]:  # type: ignore[no-untyped-def]
+    """``(card, class, card width)`` for every readable card of ``scene``: ``right`` or a miss class."""
+    import cv2
+
+    from controller.cards import Card
+    from vision import detect
+    from vision.recognize import preprocess
+
+    dets = rec.recognize(scene.image)
+    W = scene.card_width
+    masks = corners = gray = None
+    out = []
+    for t in scene.cards:
+        if not t.readable:
+            continue
+        centre = np.array(t.center)
+        near = [d for d in dets if np.linalg.norm(np.array(d.center) - centre) < NEAR * W]
+        if any(d.card is not None and str(d.card) == t.card and d.confidence >= rec.threshold for d in near):
+            out.append((t.card, "right", W))
+            continue
+        if masks is None:  # the proposals at the true width, once a scene
+            masks = detect.card_masks(scene.image, W)
+            corners = detect.find_corners(scene.image, W, None, masks)
+            gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+        quad = np.array(t.corners, np.float64)
+        mine = []
+        for k, (a, b) in enumerate(((quad[0], quad[1]), (quad[2], quad[3]))):
+            if t.index_visible[k] < 0.98:
+                continue
+            u = (b - a) / np.linalg.norm(b - a)
+            mine += [c for c in corners if math.dist(c.point, a) < PROPOSAL_REACH * W
+                     and c.u[0] * u[0] + c.u[1] * u[1] > 0.9]
+        if not mine:
+            out.append((t.card, "no_proposal", W))
+            continue
+        probs = rec.infer(preprocess([detect.crop_corner(gray, c) for c in mine]))
+        if float(probs[:, Card.parse(t.card).index].max()) < 0.5:
+            out.append((t.card, "not_read", W))
+            continue
+        kind = "elsewhere"
+        for d in near:
+            if d.card is not None and str(d.card) == t.card:
+                kind = "unsure"
+                break
+            if d.contested:
+                kind = "contested"
+            elif d.card is None and kind == "elsewhere":
+                kind = "refused"
+        out.append((t.card, kind, W))
+    return out
+
+
+def _work(args: tuple[str, int, int, int]) -> list[tuple[str, str, float]]:
+    name, lo, hi, seed = args
+    import cv2
+
+    from vision import render
+    from vision.recognize import OnnxRecognizer
+
+    cv2.setNumThreads(1)
+    rec = OnnxRecognizer(threads=1)
+    decks = _decks(name)
+    rows = []
+    for i in range(lo, hi):
+        w, h = (800, 600) if i % 5 else (1200, 800)  # the benchmark's frame sizes
+        rows += classify_scene(rec, render.render_scene(np.random.default_rng([seed, i]), decks, width=w, height=h))
+    return rows
+
+
+def summary(rows: list[tuple[str, str, float]]) -> dict:
+    """Counts and shares (percent of the readable cards) of each class, overall and by card width."""
+    def table(rs: list[tuple[str, str, float]]) -> dict:
+        n = len(rs)
+        c = Counter(k for _, k, _ in rs)
+        return {"readable": n, **{k: {"cards": c[k], "pct": round(100.0 * c[k] / n, 2) if n else 0.0}
+                                  for k in ("right", "no_proposal", "not_read", "contested", "refused", "unsure",
+                                            "elsewhere")}}
+
+    return {"all": table(rows), "by_card_width": {b: table([r for r in rows if _band(r[2]) == b]) for b, _, _ in BANDS}}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--set", choices=("seen", "unseen", "letele"), default="seen")
+    ap.add_argument("--scenes", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=50505, help="scene seeds [seed, i]; the benchmark's is 424242")
+    ap.add_argument("--procs", type=int, default=2)
+    ap.add_argument("--json", help="also write the result here")
+    args = ap.parse_args(argv)
+    if args.scenes < 1 or args.procs < 1:
+        ap.error("--scenes and --procs must be at least 1")
+    procs = min(args.procs, args.scenes)
+    chunks = [(args.set, k * args.scenes // procs, (k + 1) * args.scenes // procs, args.seed) for k in range(procs)]
+    if procs == 1:
+        rows = _work(chunks[0])
+    else:
+        with mp.get_context("spawn").Pool(procs) as pool:
+            rows = [r for part in pool.map(_work, chunks) for r in part]
+    result = {"set": args.set, "scenes": args.scenes, "seed": args.seed, **summary(rows)}
+    text = json.dumps(result)
+    print(text)
+    if args.json:
+        pathlib.Path(args.json).write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
