@@ -39,16 +39,20 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 
-def read_accuracy(rec, decks, n: int, seed: int = 424242) -> dict:
+def bench_scene(decks, seed: int, i: int):  # type: ignore[no-untyped-def]
+    """Scene ``i`` of the seed: ``render_scene(default_rng([seed, i]))``, 800x600, every fifth 1200x800."""
     from vision import render
 
+    w, h = (800, 600) if i % 5 else (1200, 800)
+    return render.render_scene(np.random.default_rng([seed, i]), decks, width=w, height=h)
+
+
+def read_accuracy(rec, decks, n: int, seed: int = 424242) -> dict:
     readable = right = wrong = reads = 0
     wrong_examples = []
     buckets = {"52-70": [0, 0], "70-100": [0, 0], "100-150": [0, 0]}  # card width px: [readable, right]
     for i in range(n):
-        rng = np.random.default_rng([seed, i])
-        w, h = (800, 600) if i % 5 else (1200, 800)
-        scene = render.render_scene(rng, decks, width=w, height=h)
+        scene = bench_scene(decks, seed, i)
         dets = rec.recognize(scene.image)
         truths = scene.cards
         centres = np.array([t.center for t in truths]) if truths else np.zeros((0, 2))

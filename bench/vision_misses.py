@@ -39,6 +39,7 @@ import numpy as np
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
 
 NEAR = 0.45
 """A detection within this many card widths of a card's centre is that card's (the benchmark's rule)."""
@@ -112,8 +113,8 @@ def classify_scene(rec, scene) -> list[tuple[str, str, float]]:  # type: ignore[
 def _work(args: tuple[str, int, int, int]) -> list[tuple[str, str, float]]:
     name, lo, hi, seed = args
     import cv2
+    from bench_vision import bench_scene
 
-    from vision import render
     from vision.recognize import OnnxRecognizer
 
     cv2.setNumThreads(1)
@@ -121,8 +122,7 @@ def _work(args: tuple[str, int, int, int]) -> list[tuple[str, str, float]]:
     decks = _decks(name)
     rows = []
     for i in range(lo, hi):
-        w, h = (800, 600) if i % 5 else (1200, 800)  # the benchmark's frame sizes
-        rows += classify_scene(rec, render.render_scene(np.random.default_rng([seed, i]), decks, width=w, height=h))
+        rows += classify_scene(rec, bench_scene(decks, seed, i))
     return rows
 
 

@@ -221,9 +221,7 @@ def test_misses_tool_accounts_for_every_readable_card(recognizer):
     misses, bench = load("vision_misses"), load("bench_vision")
     rows = []
     for i in range(4):
-        w, h = (800, 600) if i % 5 else (1200, 800)
-        scene = render.render_scene(np.random.default_rng([50505, i]), render.TRAIN_DECKS, width=w, height=h)
-        rows += misses.classify_scene(recognizer, scene)
+        rows += misses.classify_scene(recognizer, bench.bench_scene(render.TRAIN_DECKS, 50505, i))
     table = misses.summary(rows)["all"]
     accuracy = bench.read_accuracy(recognizer, render.TRAIN_DECKS, 4, seed=50505)
     assert table["readable"] == accuracy["readable_cards"] == len(rows)

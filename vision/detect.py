@@ -505,8 +505,8 @@ def glyph_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0,
     pairs = np.argwhere((dist >= 0.055 * H) & (dist <= 0.17 * H))
     # the known corners, as rows (x, y, ux, uy): a new corner that repeats one of them or one proposed
     # before it (within ``near``, facing the same way) is dropped
-    seen = np.array([(o.point[0] - offset[0], o.point[1] - offset[1], o.u[0], o.u[1]) for o in known],
-                    np.float64).reshape(-1, 4)
+    q = np.array([(o.point[0] - offset[0], o.point[1] - offset[1], o.u[0], o.u[1]) for o in known],
+                 np.float64).reshape(-1, 4)
     # every pair at once: sizes alike, direction along the card stock's edges around the rank
     a_s, b_s = pairs[:, 0], pairs[:, 1]
     ratio = D[a_s] / D[b_s]
@@ -538,7 +538,6 @@ def glyph_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0,
     pys = C[a_s, 1] - cx * uy - down * vy
     cand = np.nonzero(lined_up)[0]
     if len(known) and len(cand):  # repeats of the known corners, all at once
-        q = seen
         dup = (np.abs(pxs[cand, None] - q[None, :, 0]) + np.abs(pys[cand, None] - q[None, :, 1]) < near) & (
             ux[cand, None] * q[None, :, 2] + uy[cand, None] * q[None, :, 3] > 0.9)
         cand = cand[~dup.any(axis=1)]
@@ -577,6 +576,27 @@ def crop_matrix(corner: Corner, jitter: tuple[float, float, float, float] = (0, 
     # frame = origin + x * sx * u + y * sy * v, sample at pixel centres
     return np.array([[sx * ux, sy * vx, ox + 0.5 * (sx * ux + sy * vx)],
                      [sx * uy, sy * vy, oy + 0.5 * (sx * uy + sy * vy)]], np.float64)
+
+
+def crop_quads(corners: Sequence[Corner]) -> np.ndarray:
+    """``N x 4 x 2``: where the four corners of each corner's index crop lie in the frame (the crop's
+    corner pixels' centres, as :func:`crop_matrix` maps them), for many corners at once.
+
+    >>> c = Corner((30.0, 40.0), (0.6, 0.8), (-0.8, 0.6), 90.0)
+    >>> m = crop_matrix(c)
+    >>> box = np.array([[0, 0, 1], [CROP_W, 0, 1], [0, CROP_H, 1], [CROP_W, CROP_H, 1]], np.float64)
+    >>> bool(np.allclose(crop_quads([c])[0], box @ m.T))
+    True
+    """
+    if not corners:
+        return np.zeros((0, 4, 2), np.float64)
+    geo = np.array([(*c.point, *c.u, *c.v, c.width) for c in corners], np.float64)
+    p, u, v, W = geo[:, 0:2], geo[:, 2:4], geo[:, 4:6], geo[:, 6:7]
+    H = W * ASPECT
+    half = 0.5 * ((INDEX_X1 - INDEX_X0) * W / CROP_W * u + (INDEX_Y1 - INDEX_Y0) * H / CROP_H * v)
+    a = np.array([INDEX_X0, INDEX_X1, INDEX_X0, INDEX_X1])[None, :, None] * W[:, :, None]
+    b = np.array([INDEX_Y0, INDEX_Y0, INDEX_Y1, INDEX_Y1])[None, :, None] * H[:, :, None]
+    return (p + half)[:, None] + a * u[:, None] + b * v[:, None]
 
 
 def crop_corner(frame: np.ndarray, corner: Corner, jitter=(0, 0, 0, 0), color: bool = False) -> np.ndarray:

@@ -875,23 +875,24 @@ class OnnxRecognizer:
         if colour_frame is not None and colour_frame.ndim == 3:
             readings = suit_colour_checks(readings, colour_frame, corners)
         if layout:
-            readings = self.layout_reads(frame, corners, readings, colour_frame, crops)
+            readings = self.layout_reads(frame, corners, readings, colour_frame, crops, cut)
         return readings
 
     def layout_reads(self, frame: np.ndarray, corners: Sequence[detect.Corner], readings: Sequence[Reading],
                      colour_frame: np.ndarray | None = None,
-                     crops: Sequence[np.ndarray] | None = None) -> list[Reading]:
+                     crops: Sequence[np.ndarray] | None = None, cut: Sequence[int] | None = None) -> list[Reading]:
         """``readings`` with each corner the index classifier did not read as a card at or above the
         threshold read again by the layout index model (:data:`DEFAULT_LAYOUT_MODEL`): where it gives
         a card at least its own threshold, checked against the colour of its print like any read,
         that read becomes the corner's :attr:`Reading.alt` (the index classifier's reading stays;
         :meth:`_assemble` decides). Unchanged without a layout model. ``frame`` as
         :meth:`read_corners` crops it (grayscale for a grayscale model); ``crops``: its crops of
-        ``corners`` when the caller has them."""
+        ``corners`` when the caller has them; ``cut``: the corners the frame's edge cuts
+        (:func:`off_frame`), which are not read, when the caller has found them."""
         out = list(readings)
         if self.layout_session is None:
             return out
-        cut = set(off_frame(corners, frame.shape))
+        cut = set(off_frame(corners, frame.shape) if cut is None else cut)
         todo = [i for i, r in enumerate(readings) if (r.card is None or r.confidence < self.threshold) and i not in cut]
         if not todo:
             return out
@@ -1118,16 +1119,9 @@ def off_frame(corners: Sequence[detect.Corner], shape: tuple[int, ...], slack: f
         return []
     slack = EDGE_SLACK if slack is None else slack
     h, w = shape[:2]
-    geo = np.array([(*c.point, *c.u, *c.v, c.width) for c in corners], np.float64)
-    p, u, v, W = geo[:, 0:2], geo[:, 2:4], geo[:, 4:6], geo[:, 6:7]
-    # the crop's four corners as :func:`~vision.detect.crop_matrix` maps them (pixel centres)
-    a = np.array([detect.INDEX_X0, detect.INDEX_X1])[None, :, None, None] * W[:, None, None]
-    b = np.array([detect.INDEX_Y0, detect.INDEX_Y1])[None, None, :, None] * (W * detect.ASPECT)[:, None, None]
-    half = 0.5 * ((detect.INDEX_X1 - detect.INDEX_X0) * W / detect.CROP_W * u
-                  + (detect.INDEX_Y1 - detect.INDEX_Y0) * W * detect.ASPECT / detect.CROP_H * v)
-    pts = (p + half)[:, None, None] + a * u[:, None, None] + b * v[:, None, None]  # n x 2 x 2 x 2
-    xs, ys = pts[..., 0].reshape(len(corners), -1), pts[..., 1].reshape(len(corners), -1)
-    m = slack * W[:, 0]
+    quads = detect.crop_quads(corners)
+    xs, ys = quads[..., 0], quads[..., 1]
+    m = slack * np.array([c.width for c in corners], np.float64)
     cut = (xs.min(axis=1) < -m) | (ys.min(axis=1) < -m) | (xs.max(axis=1) > w + m) | (ys.max(axis=1) > h + m)
     return [int(i) for i in np.nonzero(cut)[0]]
 
