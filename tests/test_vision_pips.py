@@ -485,3 +485,73 @@ def _lone_card_of(card: str, deck: int, width: float = 90) -> render.Scene:
                                 hard=False, deal=[card])
     assert [t.card for t in scene.cards] == [card]
     return scene
+
+
+def test_r2_a_club_or_a_spade_read_unsure_is_read_as_its_colour_twin_when_index_and_body_agree(
+        recognizer, monkeypatch) -> None:
+    """A ten of spades 72 pixels wide read Tc at 0.69 at its index, the index giving the Ts 0.3
+    (``Reading.colour_twin``): its pips say spades and ten, and index and body together make it the
+    ten of spades, at the threshold and ``confirmed_by_body``; a seven of clubs read 7s the same way
+    is the seven of clubs. Where the index gave the twin almost nothing (0.01) the body cannot make
+    it the twin: it stays as read, unsure. Hearts and diamonds are not swapped
+    (``COLOUR_TWIN_SUITS``), and with no twin suits nothing is."""
+    import vision.recognize as R
+
+    def read(card: str, as_: str, twin: float) -> tuple[str, float, bool]:
+        scene = _lone_card(card, 72, 1)
+        [d] = recognizer._assemble([_corner(scene.cards[0])], [Reading(Card.parse(as_), 0.69, colour_twin=twin)],
+                                   scene.image)
+        return str(d.card), round(d.confidence, 3), d.confirmed_by_body
+
+    sure = round(recognizer.threshold, 3)
+    assert R.colour_twin(Card.parse("Tc")) == Card.parse("Ts")
+    assert read("Ts", "Tc", 0.3) == ("Ts", sure, True)
+    assert read("7c", "7s", 0.3) == ("7c", sure, True)
+    assert read("Ts", "Tc", 0.01) == ("Tc", 0.69, False)
+    assert read("Th", "Td", 0.3) == ("Td", 0.69, False)
+    monkeypatch.setattr(R, "COLOUR_TWIN_SUITS", frozenset())
+    assert read("Ts", "Tc", 0.3) == ("Tc", 0.69, False)
+
+
+def _table_seat(recognizer, decks, table: int, seat: int):  # type: ignore[no-untyped-def]
+    """The single-frame verdict and evidence of ``seat`` at the benchmark's ten-seat table ``table``
+    (``bench/bench_vision.py`` seat seeds ``[515151, table]``), and its cards' truth."""
+    from vision.config import load_camera_config
+    from vision.watch import TableWatcher
+
+    scene = render.render_table(np.random.default_rng([515151, table]), decks)
+    watcher = TableWatcher(load_camera_config(REPO / "config" / "table.toml"), recognizer)
+    [evidence] = [e for e in watcher.evidence(scene.image) if e.seat == seat]
+    [view] = [v for v in watcher.judge(scene.image) if v.seat == seat]
+    return view, evidence, sorted(t.card for t in scene.cards if t.seat == seat)
+
+
+def test_r2_a_ten_split_between_clubs_and_spades_at_its_index_is_read_by_its_pips(recognizer, monkeypatch) -> None:
+    """At benchmark table 17 seat 3 (a seen deck, cards 72 pixels wide) the ten of spades' index reads
+    Tc at 0.693: the seat was not identifiable. Its pips say spades, and the index gave the spade
+    enough: the seat is identified with the right cards. Without colour twins it is unsure again."""
+    import vision.recognize as R
+
+    view, evidence, truth = _table_seat(recognizer, render.TRAIN_DECKS, 17, 3)
+    assert truth == ["4c", "Ts"]
+    assert view.identifiable and sorted(map(str, view.cards)) == truth
+    assert [d.confirmed_by_body for d in evidence.detections if str(d.card) == "Ts"] == [True]
+    monkeypatch.setattr(R, "COLOUR_TWIN_SUITS", frozenset())
+    view, _, _ = _table_seat(recognizer, render.TRAIN_DECKS, 17, 3)
+    assert not view.identifiable and view.detail.startswith("Tc read at")
+
+
+def test_r2_a_club_and_a_spade_read_at_one_place_are_weighed_by_the_body(recognizer) -> None:
+    """At benchmark table 28 seat 2 (an unseen deck) one place is read as the king of clubs at 0.98
+    and, from another proposal, as the king of spades: two cards at one place, unreadable. The place
+    keeps its contest (``contest_of_places``), and the body, which sees a king of clubs, settles it
+    with the index's evidence against the spade: the seat is identified with the right cards.
+    With the body's settling of contests off, the place stays unreadable and so does the seat."""
+    view, evidence, truth = _table_seat(recognizer, render.UNSEEN_DECKS, 28, 2)
+    assert truth == ["2c", "Kc"]
+    assert view.identifiable and sorted(map(str, view.cards)) == truth
+    with _contests_left_to_the_index(recognizer):
+        view, evidence, _ = _table_seat(recognizer, render.UNSEEN_DECKS, 28, 2)
+    assert not view.identifiable
+    [torn] = [d for d in evidence.detections if d.card is None]
+    assert torn.contested and torn.contest_of_places and [str(c) for c in torn.contest] == ["Kc", "Ks"]
