@@ -555,3 +555,43 @@ def test_r2_a_club_and_a_spade_read_at_one_place_are_weighed_by_the_body(recogni
     assert not view.identifiable
     [torn] = [d for d in evidence.detections if d.card is None]
     assert torn.contested and torn.contest_of_places and [str(c) for c in torn.contest] == ["Kc", "Ks"]
+
+
+def test_r2_a_club_or_a_spade_read_sure_is_refused_when_its_body_says_the_other_black_suit(
+        recognizer, monkeypatch) -> None:
+    """A seven of clubs 72 pixels wide read as the seven of spades at 0.98 (over the threshold, under
+    ``TWIN_VETO_BELOW``): its pips say clubs, and the card is made unreadable, still a card there.
+    The seven of clubs read right stands; so do a read at 0.9995, a card 110 pixels wide, and a red
+    card (hearts and diamonds are not vetoed). With the veto off, the wrong read stands."""
+    import vision.recognize as R
+
+    def read(card: str, as_: str, conf: float, width: float = 72) -> str:
+        scene = _lone_card(card, width, 1)
+        [d] = recognizer._assemble([_corner(scene.cards[0])], [Reading(Card.parse(as_), conf)], scene.image)
+        assert len(d.corners) == 4
+        return str(d.card)
+
+    assert recognizer.threshold < 0.98 < R.TWIN_VETO_BELOW < 0.9995
+    assert read("7c", "7s", 0.98) == "None"
+    assert read("As", "Ac", 0.98) == "None"
+    assert read("7c", "7c", 0.98) == "7c"
+    assert read("7c", "7s", 0.9995) == "7s"
+    assert read("7c", "7s", 0.98, 110) == "7s"
+    assert read("Th", "Td", 0.98) == "Td"
+    monkeypatch.setattr(R, "TWIN_VETO_BELOW", None)
+    assert read("7c", "7s", 0.98) == "7s"
+
+
+def test_r3_an_unseen_decks_club_read_as_a_spade_no_longer_identifies_the_seat(recognizer, monkeypatch) -> None:
+    """At benchmark table 17 seat 4 (an unseen deck whose clubs the index takes for spades) the ace of
+    clubs is read As at 0.989: the seat was identified with a card it does not hold, the one mistake
+    that awards a pot to the wrong hand. The ace's pips say clubs: the seat is not identifiable, and
+    the dealer is sent to look. With the veto off it is identified wrongly again."""
+    import vision.recognize as R
+
+    view, _, truth = _table_seat(recognizer, render.UNSEEN_DECKS, 17, 4)
+    assert truth == ["2d", "Ac"]
+    assert not view.identifiable and [str(c) for c in view.cards] == ["2d"]
+    monkeypatch.setattr(R, "TWIN_VETO_BELOW", None)
+    view, _, _ = _table_seat(recognizer, render.UNSEEN_DECKS, 17, 4)
+    assert view.identifiable and sorted(map(str, view.cards)) == ["2d", "As"]
