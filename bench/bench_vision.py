@@ -96,6 +96,7 @@ def seat_safety(rec, decks, n: int, seed: int = 515151) -> dict:
     cam = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"stable_frames": 1})
     seats = eligible = identified = wrong = 0
     wrong_examples = []
+    missed: dict[str, int] = {}
     for i in range(n):
         rng = np.random.default_rng([seed, i])
         scene = render.render_table(rng, decks)
@@ -114,9 +115,11 @@ def seat_safety(rec, decks, n: int, seed: int = 515151) -> dict:
                                            "conf": round(v.confidence, 4)})
                 elif good:
                     identified += 1
+            elif good:  # why a seat that could have been identified was not (the dealer screen's reason)
+                missed[str(v.reason)] = missed.get(str(v.reason), 0) + 1
     return {"tables": n, "seats": seats, "seats_readable": eligible, "identified": identified,
             "identified_pct": 100.0 * identified / max(eligible, 1), "wrong_identifiable": wrong,
-            "wrong_examples": wrong_examples}
+            "missed_by_reason": dict(sorted(missed.items())), "wrong_examples": wrong_examples}
 
 
 def table_views(frames: int = 8) -> list[np.ndarray]:
