@@ -269,6 +269,9 @@ class Detection:
     by_layout: bool = dataclasses.field(default=False, compare=False, repr=False)
     """``card`` was read sure only by the layout index model (:data:`DEFAULT_LAYOUT_MODEL`), on the
     index classifier's or the body's word (:meth:`OnnxRecognizer._layout_cards`)."""
+    body_checked: bool = dataclasses.field(default=False, compare=False, repr=False)
+    """Shown to the body by the small-black or queen check, or read by the layout model on the
+    body's word (:meth:`OnnxRecognizer._assemble`): the colour-twin veto passes it by."""
     contest_of_places: bool = dataclasses.field(default=False, compare=False, repr=False)
     """:attr:`contest` is of two readings of one place (:func:`merge_duplicates`), not of the card's own
     index corners."""
@@ -683,7 +686,7 @@ class OnnxRecognizer:
         (:data:`BODY_RANK_CONFIRM`)."""
 
     def _assemble(self, corners: Sequence[detect.Corner], readings: Sequence[Reading],
-                  frame: np.ndarray) -> list[Detection]:
+                  frame: np.ndarray, veto: bool = True) -> list[Detection]:
         """:func:`assemble` at this recogniser's thresholds, then the body's word (:meth:`body_probs`,
         when there is a body-suit model): a club or a spade on a small card read at the threshold but
         below :attr:`small_black_body_check` is kept when the index and the body together
@@ -695,7 +698,8 @@ class OnnxRecognizer:
         First, the cards only the layout index model read sure join (:meth:`_layout_cards`); those
         checks are theirs, so the small-black and queen checks here pass them by. Last, a club or a
         spade read sure below :data:`TWIN_VETO_BELOW` whose body says its colour twin's suit is made
-        unreadable (:data:`TWIN_VETO_SUIT`)."""
+        unreadable (:meth:`_twin_veto`; ``veto=False`` leaves that to the caller, which can judge
+        several regions' cards in one model call)."""
         dets = assemble(corners, readings, self.threshold)
         dets, by_layout = self._layout_cards(corners, readings, dets, frame)
         sb = self.small_black_threshold
@@ -717,17 +721,29 @@ class OnnxRecognizer:
         for i in queens:
             if i not in confirmed:
                 dets[i] = _unread(dets[i])
-        if self.suit_session is not None and TWIN_VETO_BELOW is not None:
-            veto = [i for i, d in enumerate(dets) if d.card is not None and d.card.suit in COLOUR_TWIN_SUITS
-                    and self.threshold <= d.confidence < TWIN_VETO_BELOW and not d.confirmed_by_body
-                    and i not in doubtful and i not in queens and i not in by_layout
-                    and math.dist(*d.corners[:2]) < TWIN_VETO_WIDTH]
-            for i, p in zip(veto, self.body_probs(frame, [dets[i].corners for i in veto])):
-                card = dets[i].card
-                assert card is not None
-                if p[colour_twin(card).index % 4] >= TWIN_VETO_SUIT:
-                    dets[i] = _unread(dets[i])
+        # the checks above have had their say on these: the veto passes them by
+        checked = set(doubtful) | set(queens) | by_layout
+        dets = [dataclasses.replace(d, body_checked=True) if i in checked else d for i, d in enumerate(dets)]
+        if veto:
+            self._twin_veto([dets], frame)
         return dets
+
+    def _twin_veto(self, groups: Sequence[list[Detection]], frame: np.ndarray) -> None:
+        """Make unreadable (in place) every club or spade of ``groups`` read from the threshold up to
+        :data:`TWIN_VETO_BELOW` on a card narrower than :data:`TWIN_VETO_WIDTH`, not confirmed by its
+        body nor checked by it already (``body_checked``), whose body gives its colour twin's suit
+        :data:`TWIN_VETO_SUIT` or more; one body-model call for all of them."""
+        if self.suit_session is None or TWIN_VETO_BELOW is None:
+            return
+        at = [(g, i) for g, dets in enumerate(groups) for i, d in enumerate(dets)
+              if d.card is not None and d.card.suit in COLOUR_TWIN_SUITS
+              and self.threshold <= d.confidence < TWIN_VETO_BELOW and not d.confirmed_by_body
+              and not d.body_checked and math.dist(*d.corners[:2]) < TWIN_VETO_WIDTH]
+        for (g, i), p in zip(at, self.body_probs(frame, [groups[g][i].corners for g, i in at])):
+            card = groups[g][i].card
+            assert card is not None
+            if p[colour_twin(card).index % 4] >= TWIN_VETO_SUIT:
+                groups[g][i] = _unread(groups[g][i])
 
     def _layout_cards(self, corners: Sequence[detect.Corner], readings: Sequence[Reading], dets: list[Detection],
                       frame: np.ndarray) -> tuple[list[Detection], set[int]]:
@@ -1050,7 +1066,8 @@ class OnnxRecognizer:
         for k, _, cs in batch:
             per_job[k] = (cs, readings[at : at + len(cs)])
             at += len(cs)
-            out[k] = self._assemble(*per_job[k], colour)
+            out[k] = self._assemble(*per_job[k], colour, veto=False)
+        self._twin_veto([out[k] for k, _, _ in batch], colour)  # type: ignore[misc]
         if wanted is not None:
             more: list[tuple[int, list[detect.Corner]]] = []
             for k, width, cs in batch:
@@ -1073,8 +1090,9 @@ class OnnxRecognizer:
             at = 0
             for k, extra in more:
                 cs, rs = per_job[k]
-                out[k] = self._assemble(cs + extra, rs + readings[at : at + len(extra)], colour)
+                out[k] = self._assemble(cs + extra, rs + readings[at : at + len(extra)], colour, veto=False)
                 at += len(extra)
+            self._twin_veto([out[k] for k, _ in more], colour)  # type: ignore[misc]
         return [d if d is not None else [] for d in out]
 
     def recognize_masks(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None = None,
