@@ -205,20 +205,22 @@ def test_an_index_cut_by_the_frame_edge_is_not_read(recognizer, monkeypatch):
     assert now == before - {"5d"}
 
 
+def _bench_module(name: str):  # type: ignore[no-untyped-def]
+    """The script ``bench/<name>.py`` loaded as a module (``bench/`` is not a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, REPO / "bench" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_misses_tool_accounts_for_every_readable_card(recognizer):
     """``bench/vision_misses.py`` puts every readable card of a scene in one class, and its "right"
     is the benchmark's (``bench/bench_vision.py``'s read_accuracy on the same scenes)."""
-    import importlib.util
-
     from vision import render
 
-    def load(name):
-        spec = importlib.util.spec_from_file_location(name, REPO / "bench" / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-
-    misses, bench = load("vision_misses"), load("bench_vision")
+    misses, bench = _bench_module("vision_misses"), _bench_module("bench_vision")
     rows = []
     for i in range(4):
         rows += misses.classify_scene(recognizer, bench.bench_scene(render.TRAIN_DECKS, 50505, i))
@@ -236,15 +238,10 @@ def test_seat_benchmark_says_why_each_readable_seat_was_missed(recognizer):
     reason the dealer's screen gives (``missed_by_reason``, :class:`vision.verdict.Reason` values).
     On the first four benchmark tables of the seen decks a seat is missed (table 3, an ace of spades
     read unsure)."""
-    import importlib.util
-
     from vision import render
     from vision.verdict import Reason
 
-    spec = importlib.util.spec_from_file_location("bench_vision", REPO / "bench" / "bench_vision.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    seats = bench.seat_safety(recognizer, render.TRAIN_DECKS, 4)
+    seats = _bench_module("bench_vision").seat_safety(recognizer, render.TRAIN_DECKS, 4)
     missed = seats["missed_by_reason"]
     assert missed and set(missed) <= {r.value for r in Reason} - {Reason.OK.value}
     assert seats["identified"] + sum(missed.values()) + seats["wrong_identifiable"] >= seats["seats_readable"]

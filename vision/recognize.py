@@ -128,6 +128,14 @@ the body: it stands when the index and the body together (:func:`body_evidence`)
 threshold. On the tuning scenes, 0.5 read 0.4 points more of the seen decks than 0.8, with no more
 wrong reads."""
 COLOUR_TWIN_SUITS = frozenset("cs")
+"""Suits of a card read from :data:`BODY_RESCUE_FLOOR` up to the threshold whose colour twin
+(:func:`colour_twin`: a club for a spade, a spade for a club) the body may read instead: the card
+becomes its twin, at the threshold and ``confirmed_by_body``, when the index's own probability of
+the twin (:attr:`Detection.colour_twin_confidence`) and the body together (:func:`body_evidence`)
+reach the threshold. On cards about 72 pixels wide the index often splits a club and a spade of one
+rank (a ten read Tc 0.66 and Ts 0.33) where the pips are plain. Twenty-sixth session, 100 ten-seat
+tables a set: 3 seen and 10 unseen seats more identified, the same wrong seats; diamonds and hearts
+as well changed nothing (models/README.md)."""
 TWIN_VETO_BELOW = 0.999
 """With a body-suit model, a club or a spade read at the threshold but below this, on a card narrower
 than :data:`TWIN_VETO_WIDTH`, is shown to the body, and is made unreadable when the body gives its
@@ -142,14 +150,6 @@ Refusing whenever the body merely prefers the twin took 18 seen and 32 unseen se
 the same wrong seats: in a tabled hand one card's body lies partly under the other."""
 TWIN_VETO_WIDTH = 100.0
 """Cards at least this wide (pixels) are not vetoed (:data:`TWIN_VETO_BELOW`)."""
-"""Suits of a card read from :data:`BODY_RESCUE_FLOOR` up to the threshold whose colour twin
-(:func:`colour_twin`: a club for a spade, a spade for a club) the body may read instead: the card
-becomes its twin, at the threshold and ``confirmed_by_body``, when the index's own probability of
-the twin (:attr:`Detection.colour_twin_confidence`) and the body together (:func:`body_evidence`)
-reach the threshold. On cards about 72 pixels wide the index often splits a club and a spade of one
-rank (a ten read Tc 0.66 and Ts 0.33) where the pips are plain. Twenty-sixth session, 100 ten-seat
-tables a set: 3 seen and 10 unseen seats more identified, the same wrong seats; diamonds and hearts
-as well changed nothing (models/README.md)."""
 
 
 SECOND_BODY_SUITS: frozenset[int] = frozenset({1, 2})
@@ -1305,7 +1305,7 @@ def assemble(corners: Sequence[detect.Corner], readings: Sequence[Reading], thre
             if r.card is not None and r.confidence >= CONTEST_FLOOR:
                 rivals.setdefault(r.card, r.confidence)
         by_layout = card is not None and all(readings[i].layout for i in g if readings[i].card == card)
-        twin_conf = max((readings[i].colour_twin for i in g if card is not None and readings[i].card == card), default=0.0)
+        twin_conf = max((readings[i].colour_twin for i in g if readings[i].card == card), default=0.0)
         out.append(Detection(card, conf, tuple((float(x), float(y)) for x, y in quad), n, contested=contested,
                              read_at=read_at, contest=tuple(rivals), contest_confidences=tuple(rivals.values()),
                              by_layout=by_layout, colour_twin_confidence=twin_conf))
@@ -1372,6 +1372,9 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
     >>> torn = Detection(None, 0.98, q, contested=True)
     >>> [str(x.card) for x in merge_duplicates(d[:1] + [torn], [63.0] * 2, 0.99)]
     ['None']
+    >>> crossing = ((53.9, -5.3), (85.4, 49.3), (9.1, 93.3), (-22.4, 38.7))  # same centre, turned 60 degrees
+    >>> [str(x.card) for x in merge_duplicates([d[0], Detection(Card.parse("Kd"), 0.999, crossing)], [63.0] * 2, 0.99)]
+    ['As', 'Kd']
 
     A place made unreadable by two cards keeps what they were (:attr:`Detection.contest`, surest
     first, ``contest_of_places``), so the body can weigh them (:meth:`OnnxRecognizer._ask_one_body`):
@@ -1380,9 +1383,6 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
     ...                        [63.0] * 2, 0.99)
     >>> x.card, [str(c) for c in x.contest], x.contest_confidences, x.contest_of_places
     (None, ['Kc', 'Ks'], (0.999, 0.995), True)
-    >>> crossing = ((53.9, -5.3), (85.4, 49.3), (9.1, 93.3), (-22.4, 38.7))  # same centre, turned 60 degrees
-    >>> [str(x.card) for x in merge_duplicates([d[0], Detection(Card.parse("Kd"), 0.999, crossing)], [63.0] * 2, 0.99)]
-    ['As', 'Kd']
 
     A card read at both its index corners is one place before any other card is weighed against
     it (:func:`_card_places`): in a tight fan the 6h read at its far corner lies nearly on the Kd
