@@ -47,13 +47,15 @@ def bench_scene(decks, seed: int, i: int):  # type: ignore[no-untyped-def]
     return render.render_scene(np.random.default_rng([seed, i]), decks, width=w, height=h)
 
 
-def read_accuracy(rec, decks, n: int, seed: int = 424242) -> dict:
+def read_accuracy(rec, decks, n: int, seed: int = 424242, transform=None) -> dict:  # type: ignore[no-untyped-def]
+    """Card reads on ``n`` scenes; ``transform``: applied to each scene's image first (another
+    light, blur: ``bench/vision_light.py``)."""
     readable = right = wrong = reads = 0
     wrong_examples = []
     buckets = {"52-70": [0, 0], "70-100": [0, 0], "100-150": [0, 0]}  # card width px: [readable, right]
     for i in range(n):
         scene = bench_scene(decks, seed, i)
-        dets = rec.recognize(scene.image)
+        dets = rec.recognize(scene.image if transform is None else transform(scene.image))
         truths = scene.cards
         centres = np.array([t.center for t in truths]) if truths else np.zeros((0, 2))
         hit: set[int] = set()
@@ -88,7 +90,8 @@ def read_accuracy(rec, decks, n: int, seed: int = 424242) -> dict:
             "wrong_examples": wrong_examples}
 
 
-def seat_safety(rec, decks, n: int, seed: int = 515151) -> dict:
+def seat_safety(rec, decks, n: int, seed: int = 515151, transform=None) -> dict:  # type: ignore[no-untyped-def]
+    """Seat verdicts on ``n`` ten-seat tables; ``transform`` as for :func:`read_accuracy`."""
     from vision import render
     from vision.config import load_camera_config
     from vision.watch import TableWatcher
@@ -101,7 +104,7 @@ def seat_safety(rec, decks, n: int, seed: int = 515151) -> dict:
         rng = np.random.default_rng([seed, i])
         scene = render.render_table(rng, decks)
         watcher = TableWatcher(cam, rec)
-        views = watcher.watch(scene.image)
+        views = watcher.watch(scene.image if transform is None else transform(scene.image))
         for v in views:
             truth = [t for t in scene.cards if t.seat == v.seat]
             seats += 1

@@ -21,7 +21,7 @@ from typing import Protocol
 import numpy as np
 
 from controller.cards import Card, Rank
-from vision import detect, pips
+from vision import detect, light, pips
 
 NOT_INDEX = 52
 N_CLASSES = 53
@@ -617,6 +617,9 @@ class OnnxRecognizer:
         self.threshold = float(threshold if threshold is not None else meta.get("threshold", DEFAULT_THRESHOLD))
         self.card_width = card_width
         self.second_look = second_look
+        self.white_balance = True
+        """Correct a tinted light's cast on the card stock before reading a frame
+        (:func:`vision.light.white_balance`: frames under white light are read as they are)."""
         """Look again at near misses (:meth:`_look_again`)."""
         self.small_black_threshold = small_black_threshold
         """What a club or a spade on a small card must reach at its index alone
@@ -1028,7 +1031,10 @@ class OnnxRecognizer:
         probs[again] = mean[np.arange(len(again)), scale]
 
     def recognize(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None = None) -> list[Detection]:
-        """Every card found in ``frame`` (or in ``roi`` = ``(x, y, w, h)`` of it)."""
+        """Every card found in ``frame`` (or in ``roi`` = ``(x, y, w, h)`` of it), read with the
+        frame's light made white first (:func:`vision.light.white_balance`; :attr:`white_balance`)."""
+        if self.white_balance:
+            frame = light.white_balance(frame)
         return self.recognize_masks(frame, roi)
 
     def recognize_zones(self, frame: np.ndarray, jobs: Sequence[tuple[tuple[int, int, int, int], detect.Masks]],

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from controller.cards import Card
-from vision import detect
+from vision import detect, light
 from vision.config import CameraConfig, SeatZone
 from vision.recognize import Detection, Recognizer
 from vision.verdict import SeatEvidence, SeatView, StabilityFilter, judge_frame
@@ -97,9 +97,13 @@ class TableWatcher:
                                camera.threshold if camera.threshold is not None else
                                getattr(recognizer, "threshold", 0.97))
         self.stability = StabilityFilter(camera.stable_frames)
+        self.white_balance = bool(getattr(recognizer, "white_balance", True))
+        """Correct a tinted light's cast on the card stock before looking (:func:`vision.light.white_balance`)."""
         self.frame_index = 0
 
     def evidence(self, frame: np.ndarray) -> list[SeatEvidence]:
+        if self.white_balance:  # the card stock's colour measured on a coarse grid: a frame's cost is small
+            frame = light.white_balance(frame, step=16)
         felt = detect.felt_stats(frame)
         zones = sorted(self.camera.zones, key=lambda z: z.seat)
         return zones_evidence(frame, zones, self.recognizer, self.camera.card_width, felt, self.camera.cards_needed)

@@ -1,0 +1,112 @@
+"""The light's colour (vision/light.py): a tinted card stock is measured and made white again, and a
+frame under white light is read exactly as it is."""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision import light
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+
+
+def _table(paper=(235, 235, 235), felt=(40, 110, 30), seed: int = 0) -> np.ndarray:
+    """A felt with three cards of ``paper`` colour, their print black, and some noise."""
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    frame = np.empty((300, 400, 3), np.uint8)
+    frame[:] = felt
+    for x in (40, 160, 280):
+        cv2.rectangle(frame, (x, 60), (x + 80, 172), paper, -1)
+        cv2.putText(frame, "K", (x + 6, 88), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (25, 25, 25), 2)
+    noisy = frame.astype(np.float32) + rng.normal(0, 2, frame.shape)
+    return np.clip(noisy, 0, 255).astype(np.uint8)
+
+
+def test_a_frame_under_white_light_is_left_as_it_is():
+    frame = _table()
+    assert light.white_balance(frame) is frame
+    assert light.cast_of(light.paper_colour(frame)) < 1.03
+
+
+def test_a_frame_with_no_card_stock_is_left_as_it_is():
+    felt = np.full((200, 300, 3), (40, 110, 30), np.uint8)
+    assert light.paper_colour(felt) is None
+    assert light.white_balance(felt) is felt
+
+
+@settings(max_examples=25, deadline=None)
+@given(blue=st.floats(0.66, 0.92), green=st.floats(0.8, 1.0),
+       felt=st.sampled_from([(40, 110, 30), (120, 70, 20), (40, 40, 120), (60, 100, 60)]))
+def test_a_tinted_card_stock_is_made_white(blue, green, felt):
+    """Any warm light from a cast of 1.09 to 1.5: the cards come back white (within 2%), their
+    print dark, and the felt keeps its hue."""
+    frame = _table(felt=felt)
+    tint = np.array([blue, green, 1.0], np.float32)
+    lit = np.clip(frame.astype(np.float32) * tint, 0, 255).astype(np.uint8)
+    if light.cast_of(light.paper_colour(lit)) < light.MIN_CAST:
+        return  # (a faint tint: left alone, by design)
+    out = light.white_balance(lit)
+    paper = light.paper_colour(out)
+    assert paper is not None and light.cast_of(paper) < 1.02
+    card = out[100:160, 50:110].reshape(-1, 3).astype(np.float32)
+    assert np.ptp(np.median(card, axis=0)) < 6
+    assert out[80, 50].max() < 90  # the print stays dark
+
+
+def test_a_coloured_object_is_not_taken_for_the_light():
+    """A frame whose brightest nearly neutral pixels are far from white (a cast over MAX_CAST) is not
+    'corrected'."""
+    frame = np.full((200, 300, 3), (40, 110, 30), np.uint8)
+    frame[50:150, 50:250] = (150, 200, 245)  # a cream-orange object, no card: cast 1.63
+    assert light.cast_of(light.paper_colour(frame)) > light.MAX_CAST
+    assert light.white_balance(frame) is frame
+
+
+def _bench():  # type: ignore[no-untyped-def]
+    sys.path.insert(0, str(REPO / "bench"))
+    import bench_vision
+    import vision_light
+
+    return bench_vision, vision_light
+
+
+def _right(rec, dets, scene) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    right = wrong = 0
+    for d in dets:
+        if d.card is None or d.confidence < rec.threshold:
+            continue
+        if any(t.face_up and t.card == str(d.card)
+               and np.hypot(t.center[0] - d.center[0], t.center[1] - d.center[1]) < 0.45 * scene.card_width
+               for t in scene.cards):
+            right += 1
+        else:
+            wrong += 1
+    return right, wrong
+
+
+def test_a_warm_lit_scene_reads_as_under_white_light():
+    """Benchmark scene 1 (seen decks) under warm lamps: uncorrected, the tinted card stock loses four
+    of its ten cards read right; corrected, the frame reads them all, with no wrong read."""
+    pytest.importorskip("onnxruntime")
+    from vision import render
+    from vision.recognize import OnnxRecognizer
+
+    bench_vision, vision_light = _bench()
+    scene = bench_vision.bench_scene(render.TRAIN_DECKS, 424242, 1)
+    warm = vision_light.CONDITIONS["warm"](scene.image)
+    rec = OnnxRecognizer()
+    white = _right(rec, rec.recognize(scene.image), scene)
+    corrected = _right(rec, rec.recognize(warm), scene)
+    rec.white_balance = False
+    uncorrected = _right(rec, rec.recognize(warm), scene)
+    assert white == (10, 0)
+    assert corrected[0] >= 9 and corrected[1] == 0
+    assert uncorrected[0] <= 7
