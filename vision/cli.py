@@ -187,7 +187,26 @@ def cmd_calibrate(args) -> int:
     if not cv2.imwrite(args.out, out):
         return _fail(f"{args.out}: cannot write")
     print(f"wrote {args.out}: {len(cam.zones)} zones")
+    print(light_report(frame))
     return 0
+
+
+def light_report(frame) -> str:  # type: ignore[no-untyped-def]
+    """One line for the installer on the light's colour over the card stock (:mod:`vision.light`)."""
+    from vision import light
+
+    paper = light.paper_colour(frame)
+    if paper is None:
+        return "light: no card stock in view to measure"
+    cast = light.cast_of(paper)
+    b, g, r = (int(round(v)) for v in paper)
+    if cast < light.MIN_CAST:
+        return f"light: white (card stock BGR {b},{g},{r}, cast {cast:.2f})"
+    if cast > light.MAX_CAST:
+        return f"light: the brightest stock-like colour (BGR {b},{g},{r}) is too coloured to be card stock; nothing corrected"
+    tint = "warm" if r >= b else "cold"
+    return (f"light: {tint} (card stock BGR {b},{g},{r}, cast {cast:.2f}): corrected before reading; "
+            "setting the camera's white balance saves the correction's time")
 
 
 def cmd_render(args) -> int:
