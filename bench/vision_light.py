@@ -81,8 +81,8 @@ TINTED = ("warm", "warm_mild", "cool")
 """Conditions also read with the light's correction off."""
 
 
-def _work(job: tuple[str, str, int, int]) -> tuple[str, str, dict]:
-    name, cond, scenes, tables = job
+def _work(job: tuple[str, str, int, int, str | None]) -> tuple[str, str, dict]:
+    name, cond, scenes, tables, suit_model = job
     import cv2
     from bench_vision import read_accuracy, seat_safety
 
@@ -90,7 +90,7 @@ def _work(job: tuple[str, str, int, int]) -> tuple[str, str, dict]:
     from vision.recognize import OnnxRecognizer
 
     cv2.setNumThreads(1)
-    rec = OnnxRecognizer(threads=1)
+    rec = OnnxRecognizer(threads=1) if suit_model is None else OnnxRecognizer(threads=1, suit_model_path=suit_model)
     base = cond.removesuffix("_uncorrected")
     rec.white_balance = base == cond
     transform = CONDITIONS[base]
@@ -113,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sets", default="seen,unseen", help="deck sets, comma-separated (seen, unseen)")
     ap.add_argument("--conditions", default=",".join(CONDITIONS),
                     help="comma-separated, of: " + ", ".join(CONDITIONS))
+    ap.add_argument("--suit-model", default=None, help="another body-suit model file (default: the shipped one)")
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--json", help="also write the result here")
     args = ap.parse_args(argv)
@@ -124,8 +125,9 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--conditions: unknown condition(s) {', '.join(bad)}; expected {', '.join(CONDITIONS)}")
     if args.scenes < 0 or args.tables < 0 or args.procs < 1:
         ap.error("--scenes and --tables must be 0 or more, --procs at least 1")
-    jobs = [(s, c, args.scenes, args.tables) for s in sets for c in conds]
-    jobs += [(s, c + "_uncorrected", args.scenes, args.tables) for s in sets for c in conds if c in TINTED]
+    jobs = [(s, c, args.scenes, args.tables, args.suit_model) for s in sets for c in conds]
+    jobs += [(s, c + "_uncorrected", args.scenes, args.tables, args.suit_model)
+             for s in sets for c in conds if c in TINTED]
     if args.procs == 1:
         done = [_work(j) for j in jobs]
     else:
