@@ -110,3 +110,33 @@ def test_a_warm_lit_scene_reads_as_under_white_light():
     assert white == (10, 0)
     assert corrected[0] >= 9 and corrected[1] == 0
     assert uncorrected[0] <= 7
+
+
+def test_a_warm_lit_table_keeps_its_identifiable_seats():
+    """Ten-seat table ``[515151, 3]`` under warm lamps, through the table path
+    (``TableWatcher``): six seats identifiable under white light, two when the warm cast is left on
+    the frame, and again at least six, none wrong, when the watcher undoes it."""
+    pytest.importorskip("onnxruntime")
+    from vision import render
+    from vision.config import load_camera_config
+    from vision.recognize import OnnxRecognizer
+    from vision.watch import TableWatcher
+
+    _, vision_light = _bench()
+    cam = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"stable_frames": 1})
+    scene = render.render_table(np.random.default_rng([515151, 3]), render.TRAIN_DECKS)
+    warm = vision_light.CONDITIONS["warm"](scene.image)
+    rec = OnnxRecognizer()
+
+    def seats(image: np.ndarray, correct: bool) -> tuple[int, int]:
+        watcher = TableWatcher(cam, rec)
+        watcher.white_balance = correct
+        views = [v for v in watcher.watch(image) if v.identifiable]
+        right = sum(sorted(map(str, v.cards)) == sorted(t.card for t in scene.cards if t.seat == v.seat)
+                    for v in views)
+        return right, len(views) - right
+
+    assert seats(scene.image, True) == (6, 0)
+    corrected = seats(warm, True)
+    assert corrected[0] >= 6 and corrected[1] == 0
+    assert seats(warm, False)[0] <= 3
