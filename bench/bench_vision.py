@@ -47,6 +47,25 @@ def bench_scene(decks, seed: int, i: int):  # type: ignore[no-untyped-def]
     return render.render_scene(np.random.default_rng([seed, i]), decks, width=w, height=h)
 
 
+def pool_map(fn, jobs: list, procs: int) -> list:  # type: ignore[no-untyped-def]
+    """``[fn(job) for job in jobs]``, in ``procs`` spawned processes when more than one (each job
+    its own task, in order): the deck-set scripts' one way to use the machine's cores."""
+    if procs <= 1 or len(jobs) <= 1:
+        return [fn(j) for j in jobs]
+    import multiprocessing as mp
+
+    with mp.get_context("spawn").Pool(procs) as pool:
+        return pool.map(fn, jobs, chunksize=1)
+
+
+def emit(result: dict, path: str | None = None) -> None:
+    """Print ``result`` as one line of JSON, and write it to ``path`` too when given."""
+    text = json.dumps(result)
+    print(text)
+    if path:
+        pathlib.Path(path).write_text(text + "\n")
+
+
 def read_accuracy(rec, decks, n: int, seed: int = 424242, transform=None) -> dict:  # type: ignore[no-untyped-def]
     """Card reads on ``n`` scenes; ``transform``: applied to each scene's image first (another
     light, blur: ``bench/vision_light.py``)."""

@@ -24,8 +24,6 @@ wrong reads at the threshold, as ``bench/bench_vision.py`` counts them (scene se
 from __future__ import annotations
 
 import argparse
-import json
-import multiprocessing as mp
 import pathlib
 import sys
 
@@ -128,18 +126,12 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [(s, c, args.scenes, args.tables, args.suit_model) for s in sets for c in conds]
     jobs += [(s, c + "_uncorrected", args.scenes, args.tables, args.suit_model)
              for s in sets for c in conds if c in TINTED]
-    if args.procs == 1:
-        done = [_work(j) for j in jobs]
-    else:
-        with mp.get_context("spawn").Pool(args.procs) as pool:
-            done = pool.map(_work, jobs, chunksize=1)
+    from bench_vision import emit, pool_map
+
     result: dict = {"scenes": args.scenes, "tables": args.tables, "sets": {}}
-    for name, cond, out in done:
+    for name, cond, out in pool_map(_work, jobs, args.procs):
         result["sets"].setdefault(name, {})[cond] = out
-    text = json.dumps(result)
-    print(text)
-    if args.json:
-        pathlib.Path(args.json).write_text(text + "\n")
+    emit(result, args.json)
     return 0
 
 

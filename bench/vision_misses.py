@@ -28,9 +28,7 @@ Prints one JSON object: the counts, their share of the readable cards, and the s
 from __future__ import annotations
 
 import argparse
-import json
 import math
-import multiprocessing as mp
 import pathlib
 import sys
 from collections import Counter
@@ -150,16 +148,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--scenes and --procs must be at least 1")
     procs = min(args.procs, args.scenes)
     chunks = [(args.set, k * args.scenes // procs, (k + 1) * args.scenes // procs, args.seed) for k in range(procs)]
-    if procs == 1:
-        rows = _work(chunks[0])
-    else:
-        with mp.get_context("spawn").Pool(procs) as pool:
-            rows = [r for part in pool.map(_work, chunks) for r in part]
-    result = {"set": args.set, "scenes": args.scenes, "seed": args.seed, **summary(rows)}
-    text = json.dumps(result)
-    print(text)
-    if args.json:
-        pathlib.Path(args.json).write_text(text + "\n")
+    from bench_vision import emit, pool_map
+
+    rows = [r for part in pool_map(_work, chunks, procs) for r in part]
+    emit({"set": args.set, "scenes": args.scenes, "seed": args.seed, **summary(rows)}, args.json)
     return 0
 
 

@@ -202,7 +202,7 @@ def light_report(frame) -> str:  # type: ignore[no-untyped-def]
     b, g, r = (int(round(v)) for v in paper)
     if cast < light.MIN_CAST:
         return f"light: white (card stock BGR {b},{g},{r}, cast {cast:.2f})"
-    if cast > light.MAX_CAST:
+    if not light.corrected(cast):
         return f"light: the brightest stock-like colour (BGR {b},{g},{r}) is too coloured to be card stock; nothing corrected"
     tint = "warm" if r >= b else "cold"
     return (f"light: {tint} (card stock BGR {b},{g},{r}, cast {cast:.2f}): corrected before reading; "

@@ -76,6 +76,16 @@ def cast_of(paper: np.ndarray | None) -> float:
     return float(paper.max() / max(float(paper.min()), 1.0))
 
 
+def corrected(cast: float, min_cast: float = MIN_CAST) -> bool:
+    """Whether :func:`white_balance` corrects a stock of this cast (:func:`cast_of`): a tint from
+    ``min_cast`` up to :data:`MAX_CAST`.
+
+    >>> corrected(1.01), corrected(1.25), corrected(1.9)
+    (False, True, False)
+    """
+    return min_cast <= cast <= MAX_CAST
+
+
 def white_balance(frame: np.ndarray, step: int = 4, paper: np.ndarray | None = None,
                   min_cast: float = MIN_CAST) -> np.ndarray:
     """``frame`` with its card stock made neutral: each channel scaled so the stock's colour
@@ -95,8 +105,7 @@ def white_balance(frame: np.ndarray, step: int = 4, paper: np.ndarray | None = N
 
     if paper is None:
         paper = paper_colour(frame, step)
-    cast = cast_of(paper)
-    if paper is None or cast < min_cast or cast > MAX_CAST:
+    if paper is None or not corrected(cast_of(paper), min_cast):
         return frame
     gains = float(paper.max()) / np.maximum(paper, 1.0)
     lut = np.clip(np.rint(np.arange(256, dtype=np.float64)[:, None] * gains[None, :]), 0, 255).astype(np.uint8)

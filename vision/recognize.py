@@ -617,10 +617,10 @@ class OnnxRecognizer:
         self.threshold = float(threshold if threshold is not None else meta.get("threshold", DEFAULT_THRESHOLD))
         self.card_width = card_width
         self.second_look = second_look
+        """Look again at near misses (:meth:`_look_again`)."""
         self.white_balance = True
         """Correct a tinted light's cast on the card stock before reading a frame
         (:func:`vision.light.white_balance`: frames under white light are read as they are)."""
-        """Look again at near misses (:meth:`_look_again`)."""
         self.small_black_threshold = small_black_threshold
         """What a club or a spade on a small card must reach at its index alone
         (:data:`SMALL_BLACK_THRESHOLD`); ``None``: the threshold alone, and no body check for them."""
