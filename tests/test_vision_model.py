@@ -422,12 +422,18 @@ def test_cli_calibrate(tmp_path, capsys):
     assert main(["vision", "calibrate", str(img), "--config", str(REPO / "config" / "table.toml"),
                  "--out", str(out)]) == 0
     assert cv2.imread(str(out)).shape == (1080, 1920, 3)
-    assert "light: white" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert "light: white" in said and "felt: coloured" in said
     warm = cv2.imread(str(img)).astype(np.float32) * np.array([0.8, 0.93, 1.0], np.float32)
     cv2.imwrite(str(img), np.clip(warm, 0, 255).astype(np.uint8))
     assert main(["vision", "calibrate", str(img), "--config", str(REPO / "config" / "table.toml"),
                  "--out", str(out)]) == 0
     assert "light: warm" in capsys.readouterr().out
+    grey = cv2.cvtColor(cv2.cvtColor(cv2.imread(str(img)), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    cv2.imwrite(str(img), grey)
+    assert main(["vision", "calibrate", str(img), "--config", str(REPO / "config" / "table.toml"),
+                 "--out", str(out)]) == 0
+    assert "felt: grey or black" in capsys.readouterr().out
 
 
 def test_print_colour_of_rendered_indices_under_tinted_light() -> None:

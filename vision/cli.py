@@ -188,7 +188,20 @@ def cmd_calibrate(args) -> int:
         return _fail(f"{args.out}: cannot write")
     print(f"wrote {args.out}: {len(cam.zones)} zones")
     print(light_report(frame))
+    print(felt_report(frame))
     return 0
+
+
+def felt_report(frame) -> str:  # type: ignore[no-untyped-def]
+    """One line for the installer on the felt (:func:`vision.detect.felt_stats`): a coloured felt,
+    whose hue tells it from the cards, or a grey or black one, told from them by brightness."""
+    from vision import detect
+
+    h, s, v = detect.felt_stats(frame)
+    if s < detect.NEUTRAL_FELT_SAT:
+        return (f"felt: grey or black (saturation {s:.0f}, value {v:.0f} of 255): card stock is told from it "
+                "by brightness")
+    return f"felt: coloured (hue {2 * h:.0f} degrees, saturation {s:.0f}, value {v:.0f} of 255)"
 
 
 def light_report(frame) -> str:  # type: ignore[no-untyped-def]

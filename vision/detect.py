@@ -110,6 +110,19 @@ def _median_u8(values: np.ndarray) -> float:
     return (lo + hi) / 2
 
 
+NEUTRAL_FELT_SAT = 50.0
+"""A felt whose median saturation (0..255) is under this is grey or black: its hue is noise, and
+what is not felt is told by colour and brightness (:func:`card_masks`)."""
+NEUTRAL_STOCK_SAT = 60.0
+"""On a grey or black felt, card stock is what is less saturated than this (and bright): the felt is
+as unsaturated as the stock, so saturation only has to tell coloured things (chips, backs, skin)
+from the stock, as on a green felt, where the bound is 0.45 of the felt's saturation."""
+NEUTRAL_FELT_CHROMA = 20.0
+"""On a grey or black felt, a pixel more coloured than this (max - min of B, G, R) is not felt."""
+NEUTRAL_FELT_BRIGHTER = 1.25
+"""On a grey or black felt, a pixel brighter than this times the felt's median value, plus 15, is not felt."""
+
+
 def card_masks(frame: np.ndarray, card_width: float | None = None,
                felt: tuple[float, float, float] | None = None) -> Masks:
     """Masks of card-white and of not-felt pixels in a BGR frame.
@@ -123,12 +136,18 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
 
     hue, s, v = cv2.split(cv2.cvtColor(frame, cv2.COLOR_BGR2HSV))  # each channel contiguous, copied once
     felt_h, felt_s, felt_v = felt if felt is not None else felt_stats(frame)
-    s_thr = max(35.0, min(90.0, felt_s * 0.45))
+    neutral = felt_s < NEUTRAL_FELT_SAT
+    s_thr = NEUTRAL_STOCK_SAT if neutral else max(35.0, min(90.0, felt_s * 0.45))
     v_thr = max(70.0, min(200.0, felt_v * 1.15 + 10))
-    # not felt: hue more than 12 from the felt's (round the hue circle), or unsaturated, or dark
-    fg = cv2.LUT(hue, _off_hue(int(felt_h)))
     unsat = cv2.inRange(s, 0, math.ceil(s_thr) - 1)
-    fg |= unsat
+    if neutral:
+        # a grey or black felt, whose hue is noise: not felt is what is coloured, brighter or darker
+        fg = cv2.compare(cv2.multiply(s, v, scale=1.0 / 255.0), NEUTRAL_FELT_CHROMA, cv2.CMP_GT)
+        fg |= cv2.compare(v, felt_v * NEUTRAL_FELT_BRIGHTER + 15.0, cv2.CMP_GT)
+    else:
+        # not felt: hue more than 12 from the felt's (round the hue circle), or unsaturated, or dark
+        fg = cv2.LUT(hue, _off_hue(int(felt_h)))
+        fg |= unsat
     fg |= cv2.inRange(v, 0, math.ceil(felt_v * 0.45) - 1)
     # card stock: unsaturated and brighter than the felt around it (the threshold follows the light;
     # the frame's one threshold where too little felt shows)
@@ -151,6 +170,28 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     white = cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return Masks(white, fg, raw, filled, ink)
+
+
+def stock_frame(shape: tuple[int, ...], parts: Sequence[tuple[tuple[int, int, int, int] | None, Masks]]) -> np.ndarray:
+    """A frame-sized uint8 mask of card stock (255) from the masks of regions of the frame
+    (``(roi, masks)``, ``roi`` ``None`` for the whole frame): each region's stock with its holes
+    filled (:attr:`Masks.filled`, else :attr:`Masks.white`); 255 wherever no region says, so a
+    pixel is only ever taken for felt where a region's masks show felt.
+
+    >>> m = Masks(np.zeros((2, 3), np.uint8), np.zeros((2, 3), np.uint8))
+    >>> m.white[0, 1] = 255
+    >>> stock_frame((3, 5, 3), [((1, 1, 3, 2), m)]).tolist()
+    [[255, 255, 255, 255, 255], [255, 0, 255, 0, 255], [255, 0, 0, 0, 255]]
+    """
+    out = np.full(shape[:2], 255, np.uint8)
+    for roi, masks in parts:
+        mask = masks.filled if masks.filled is not None else masks.white
+        if roi is None:
+            out[:] = mask
+        else:
+            x, y, w, h = roi
+            out[y : y + h, x : x + w] = mask
+    return out
 
 
 EDGE_PAD = 4

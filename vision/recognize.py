@@ -396,13 +396,17 @@ def print_colour(crop: np.ndarray) -> str | None:
     return print_colours(np.asarray(crop)[None])[0]
 
 
-def print_colours(crops: np.ndarray) -> list[str | None]:
-    """:func:`print_colour` of every crop of an ``N x H x W x 3`` stack, in one pass of array work."""
+def print_colours(crops: np.ndarray, inside: np.ndarray | None = None) -> list[str | None]:
+    """:func:`print_colour` of every crop of an ``N x H x W x 3`` stack, in one pass of array work.
+    ``inside`` (``N x H x W`` bool, optional): the pixels on card stock; the rest (felt the crop
+    takes in) are judged as if they were the crop's card stock (:func:`_paper_outside`)."""
     crops = np.asarray(crops)
     if len(crops) == 0:
         return []
     h, w = crops.shape[1:3]
     inner = crops[:, int(0.08 * h) :, int(0.12 * w) :]  # the crop's margin lies outside the card (felt)
+    if inside is not None:
+        inner = _paper_outside(inner, np.asarray(inside)[:, int(0.08 * h) :, int(0.12 * w) :])
     px = inner.reshape(len(crops), -1, 3).astype(np.float32)
     lum = px @ np.array([0.114, 0.587, 0.299], np.float32)
     n = lum.shape[1]
@@ -433,6 +437,33 @@ def print_colours(crops: np.ndarray) -> list[str | None]:
     first = [None if u else "red" if rd else "blue" if bu else "green" if gr else "black" if bl else None
              for u, bu, gr, rd, bl in zip(unclear, *strong, black)]
     return [c if c is not None else "black" if cb else None for c, cb in zip(first, core_black)]
+
+
+def _paper_outside(crops: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """``crops`` with every pixel outside ``inside`` replaced by the colour of the brightest pixel
+    inside: the card stock. A grey or black felt in
+    a crop is darker than red print and as neutral as black print, so its pixels would be taken
+    for the print; painted as card stock they are not print at all. Crops with nothing inside
+    stay as they are.
+
+    >>> crop = np.full((1, 4, 4, 3), 230, np.uint8); crop[0, :, 0] = 30; crop[0, 2, 2] = (40, 40, 200)
+    >>> inside = np.ones((1, 4, 4), bool); inside[0, :, 0] = False
+    >>> out = _paper_outside(crop, inside)
+    >>> out[0, :, 0].tolist(), out[0, 2, 2].tolist()
+    ([[230, 230, 230], [230, 230, 230], [230, 230, 230], [230, 230, 230]], [40, 40, 200])
+    """
+    ins = inside.reshape(len(crops), -1)
+    some = np.flatnonzero(~ins.all(axis=1) & ins.any(axis=1))  # (most crops lie wholly on a card)
+    if len(some) == 0:
+        return crops
+    import cv2
+
+    out = np.array(crops)
+    for k in some:
+        crop, on = out[k], np.ascontiguousarray(inside[k])
+        x, y = cv2.minMaxLoc(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), on.view(np.uint8))[3]
+        crop[~on] = crop[y, x]
+    return out
 
 
 PRINT_CORE = (100, 40)
@@ -476,13 +507,17 @@ def suit_colour_check(reading: Reading, frame: np.ndarray, corner: detect.Corner
 
 
 def suit_colour_checks(readings: Sequence[Reading], frame: np.ndarray,
-                       corners: Sequence[detect.Corner]) -> list[Reading]:
+                       corners: Sequence[detect.Corner], stock: np.ndarray | None = None) -> list[Reading]:
     """:func:`suit_colour_check` of every reading (the print of all those read as a card at 0.5 or
-    more judged at once)."""
+    more judged at once). ``stock``: the frame's card stock (uint8, 255 on cards, as
+    :func:`vision.detect.stock_frame` makes it), so the felt a crop takes in is not judged as print."""
     out = list(readings)
     judge = [i for i, r in enumerate(out) if r.card is not None and r.confidence >= 0.5]
-    colours = print_colours(np.stack([detect.crop_corner(frame, corners[i], color=True) for i in judge])
-                            if judge else np.zeros((0, 1, 1, 3), np.uint8))
+    crops = (np.stack([detect.crop_corner(frame, corners[i], color=True) for i in judge])
+             if judge else np.zeros((0, 1, 1, 3), np.uint8))
+    inside = (np.stack([detect.crop_corner(stock, corners[i]) >= 128 for i in judge])
+              if judge and stock is not None else None)
+    colours = print_colours(crops, inside)
     for i, colour in zip(judge, colours):
         card = out[i].card
         if card is not None and colour is not None and card.suit not in _SUITS_OF_PRINT[colour]:
@@ -938,13 +973,14 @@ class OnnxRecognizer:
 
     def read_corners(self, frame: np.ndarray, corners: Sequence[detect.Corner],
                      colour_frame: np.ndarray | None = None, second_look: bool | None = None,
-                     layout: bool = True) -> list[Reading]:
+                     layout: bool = True, stock: np.ndarray | None = None) -> list[Reading]:
         """One reading per corner. A card read from a grayscale crop is checked against the colour
         of its print (:func:`suit_colour_check`) in ``colour_frame`` (default: ``frame`` when it is
         BGR): red print read as a black suit, or black print read as a red suit, is unreadable.
         ``second_look``: look again at near misses (:meth:`_look_again`; default :attr:`second_look`).
         ``layout``: the corners not read sure are read by the layout index model too, when there
-        is one (:meth:`layout_reads`)."""
+        is one (:meth:`layout_reads`). ``stock``: the frame's card stock, for the print's colour
+        (:func:`suit_colour_checks`)."""
         if not corners:
             return []
         if colour_frame is None and frame.ndim == 3:
@@ -961,14 +997,15 @@ class OnnxRecognizer:
             self._look_again(frame, corners, probs)
         readings = decode(probs)
         if colour_frame is not None and colour_frame.ndim == 3:
-            readings = suit_colour_checks(readings, colour_frame, corners)
+            readings = suit_colour_checks(readings, colour_frame, corners, stock)
         if layout:
-            readings = self.layout_reads(frame, corners, readings, colour_frame, crops, cut)
+            readings = self.layout_reads(frame, corners, readings, colour_frame, crops, cut, stock)
         return readings
 
     def layout_reads(self, frame: np.ndarray, corners: Sequence[detect.Corner], readings: Sequence[Reading],
                      colour_frame: np.ndarray | None = None,
-                     crops: Sequence[np.ndarray] | None = None, cut: Sequence[int] | None = None) -> list[Reading]:
+                     crops: Sequence[np.ndarray] | None = None, cut: Sequence[int] | None = None,
+                     stock: np.ndarray | None = None) -> list[Reading]:
         """``readings`` with each corner the index classifier did not read as a card at or above the
         threshold read again by the layout index model (:data:`DEFAULT_LAYOUT_MODEL`): where it gives
         a card at least its own threshold, checked against the colour of its print like any read,
@@ -997,7 +1034,7 @@ class OnnxRecognizer:
             return out
         new = [r for _, r in found]
         if colour_frame is not None and colour_frame.ndim == 3:
-            new = suit_colour_checks(new, colour_frame, [corners[i] for i, _ in found])
+            new = suit_colour_checks(new, colour_frame, [corners[i] for i, _ in found], stock)
         for (i, _), r in zip(found, new):
             if r.card is not None:  # (a read the print's colour refuses leaves the corner as it was)
                 out[i] = dataclasses.replace(out[i], alt=r)
@@ -1066,7 +1103,9 @@ class OnnxRecognizer:
             for _, _, cs in batch:
                 _gray_near(frame, cs, source)
         colour, frame = frame, source
-        readings = self.read_corners(frame, [c for _, _, cs in batch for c in cs], colour, layout=wanted is None)
+        stock = detect.stock_frame(frame.shape, [jobs[k] for k, _, _ in batch]) if batch else None
+        readings = self.read_corners(frame, [c for _, _, cs in batch for c in cs], colour, layout=wanted is None,
+                                     stock=stock)
         per_job: dict[int, tuple[list[detect.Corner], list[Reading]]] = {}
         at = 0
         for k, _, cs in batch:
@@ -1083,7 +1122,8 @@ class OnnxRecognizer:
                     more.append((k, detect.lying_corners(jobs[k][1], width, (x, y), known=cs)))
             if self.layout_session is not None and more:  # the layout model, only where cards are missing
                 cs_all = [c for k, _ in more for c in per_job[k][0]]
-                rs_all = self.layout_reads(frame, cs_all, [r for k, _ in more for r in per_job[k][1]], colour)
+                rs_all = self.layout_reads(frame, cs_all, [r for k, _ in more for r in per_job[k][1]], colour,
+                                           stock=stock)
                 at = 0
                 for k, _ in more:
                     cs, rs = per_job[k]
@@ -1092,7 +1132,7 @@ class OnnxRecognizer:
             if gray:  # the new proposals' surroundings too
                 for _, cs in more:
                     _gray_near(colour, cs, frame)
-            readings = self.read_corners(frame, [c for _, cs in more for c in cs], colour)
+            readings = self.read_corners(frame, [c for _, cs in more for c in cs], colour, stock=stock)
             at = 0
             for k, extra in more:
                 cs, rs = per_job[k]
@@ -1108,12 +1148,13 @@ class OnnxRecognizer:
         """:meth:`recognize`, reusing masks the caller already computed for ``roi``; ``card_width``
         (the camera's, when the recogniser has none of its own) saves measuring it."""
         width = self.card_width or card_width
-        if width is not None:
-            corners = detect.find_corners(frame, width, roi, masks, felt)
-            return self._assemble(corners, self.read_corners(frame, corners), frame)
         sub = frame if roi is None else frame[roi[1] : roi[1] + roi[3], roi[0] : roi[0] + roi[2]]
         if masks is None:
-            masks = detect.card_masks(sub, None, felt)
+            masks = detect.card_masks(sub, width, felt)
+        if width is not None:
+            corners = detect.find_corners(frame, width, roi, masks, felt)
+            stock = detect.stock_frame(frame.shape, [(roi, masks)])
+            return self._assemble(corners, self.read_corners(frame, corners, stock=stock), frame)
         dets = self._search_width(frame, roi, masks, felt)[1]
         if self._any_sure(dets):
             return dets
@@ -1166,12 +1207,13 @@ class OnnxRecognizer:
         whichever width found it. The width returned is the chosen one.
         """
         tried: dict[float, tuple[int, float]] = {}
+        stock = detect.stock_frame(frame.shape, [(roi, masks)])
 
         def score(w: float) -> tuple[int, float]:
             w = round(w, 1)
             if w not in tried:
                 corners = detect.find_corners(frame, w, roi, masks, felt, glyphs=False)
-                readings = self.read_corners(frame, corners, second_look=False, layout=False)
+                readings = self.read_corners(frame, corners, second_look=False, layout=False, stock=stock)
                 sure = sum(1 for r in readings if r.card is not None and r.confidence >= self.threshold)
                 likely = sum(r.confidence for r in readings if r.card is not None and r.confidence >= 0.5)
                 tried[w] = (sure, likely)
@@ -1186,7 +1228,7 @@ class OnnxRecognizer:
         apart = [w for w in tried if abs(w / best - 1) > SECOND_WIDTH_APART and tried[w][0] > 0]
         if apart:  # the runner-up's corners join the chosen width's, read in one model call
             corners += detect.find_corners(frame, max(apart, key=tried.__getitem__), roi, masks, felt)
-        return best, self._assemble(corners, self.read_corners(frame, corners), frame)
+        return best, self._assemble(corners, self.read_corners(frame, corners, stock=stock), frame)
 
 
 def _scaled(d: Detection, sx: float, sy: float, origin: tuple[int, int]) -> Detection:

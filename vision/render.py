@@ -760,6 +760,11 @@ def _rounded_mask() -> np.ndarray:
     return m
 
 
+FELTS: list[tuple[int, int, int]] = [(40, 110, 30), (30, 95, 20), (55, 120, 45), (120, 70, 20), (40, 40, 120),
+                                     (60, 100, 60)]
+"""The felt colours a scene draws from (BGR, then scaled by 0.75 to 1.25): greens, a blue, a red."""
+
+
 def render_scene(
     rng: np.random.Generator,
     decks: Sequence[DeckStyle],
@@ -793,8 +798,7 @@ def render_scene(
     deck = decks[int(rng.integers(len(decks)))]
     W = float(card_width if card_width is not None else rng.uniform(52, 150))
     H = W * ASPECT
-    felt_choices = [(40, 110, 30), (30, 95, 20), (55, 120, 45), (120, 70, 20), (40, 40, 120), (60, 100, 60)]
-    felt = np.array(felt_choices[int(rng.integers(len(felt_choices)))], np.float32)
+    felt = np.array(FELTS[int(rng.integers(len(FELTS)))], np.float32)
     felt = np.clip(felt * rng.uniform(0.75, 1.25), 0, 255)
     img = np.empty((height, width, 3), np.float32)
     img[:] = felt
