@@ -110,6 +110,11 @@ def _median_u8(values: np.ndarray) -> float:
     return (lo + hi) / 2
 
 
+STOCK_BRIGHTER_CAP = 150.0
+"""The brightness card stock must pass at the frame's median coloured felt, at most: 1.15 times a
+dark felt's plus 10, but no more than this on a light one, whose value can match the stock's (a
+light blue felt's value is its blue channel; in a dim corner the stock is no brighter). A grey felt
+is told from the stock by brightness alone, and keeps the bound of 200."""
 NEUTRAL_FELT_SAT = 50.0
 """A felt whose median saturation (0..255) is under this is grey or black: its hue is noise, and
 what is not felt is told by colour and brightness (:func:`card_masks`)."""
@@ -117,6 +122,10 @@ NEUTRAL_STOCK_SAT = 60.0
 """On a grey or black felt, card stock is what is less saturated than this (and bright): the felt is
 as unsaturated as the stock, so saturation only has to tell coloured things (chips, backs, skin)
 from the stock, as on a green felt, where the bound is 0.45 of the felt's saturation."""
+MUTED_STOCK_SAT = 45.0
+"""On a muted coloured felt (saturation 54 to 100: a tan, a slate), card stock may be as saturated
+as 0.65 of the felt, up to this: a dim, noisy frame's stock reaches 40 to 50, and 0.45 of a tan's
+75 left it 35. Felts of 100 and more (the benchmark's) keep 0.45 of theirs, 45 or more."""
 NEUTRAL_FELT_CHROMA = 20.0
 """On a grey or black felt, a pixel more coloured than this (max - min of B, G, R) is not felt."""
 NEUTRAL_FELT_BRIGHTER = 1.25
@@ -137,8 +146,13 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     hue, s, v = cv2.split(cv2.cvtColor(frame, cv2.COLOR_BGR2HSV))  # each channel contiguous, copied once
     felt_h, felt_s, felt_v = felt if felt is not None else felt_stats(frame)
     neutral = felt_s < NEUTRAL_FELT_SAT
-    s_thr = NEUTRAL_STOCK_SAT if neutral else max(35.0, min(90.0, felt_s * 0.45))
-    v_thr = max(70.0, min(200.0, felt_v * 1.15 + 10))
+    # less saturated than the felt: by 0.45 of a strongly coloured felt's saturation, at least 35;
+    # a muted felt (a tan's 75) leaves the stock up to 0.65 of its own (at most MUTED_STOCK_SAT)
+    s_thr = (NEUTRAL_STOCK_SAT if neutral else
+             max(35.0, min(90.0, felt_s * 0.45), min(felt_s * 0.65, MUTED_STOCK_SAT)))
+    # brighter than the felt; on a coloured felt, whose saturation already tells it from the stock,
+    # not by more than a light felt's own value allows
+    v_thr = max(70.0, min(200.0 if neutral else STOCK_BRIGHTER_CAP, felt_v * 1.15 + 10))
     unsat = cv2.inRange(s, 0, math.ceil(s_thr) - 1)
     if neutral:
         # a grey or black felt, whose hue is noise: not felt is what is coloured, brighter or darker
