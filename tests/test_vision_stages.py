@@ -381,7 +381,8 @@ def test_cards_in_the_tables_shadow_are_card_stock(monkeypatch):
     leaves the other end so dark that its cards are dimmer than the felt's median. One threshold
     for the whole frame lost them (no outline, no index proposal: tuning scene 29, seeds
     ``[4242, i]``, lost four readable cards so); a threshold scaled by the felt round each pixel
-    keeps them, and leaves the felt out at the bright end."""
+    keeps them, and leaves the felt out at the bright end. (Since the twenty-eighth session the one
+    threshold is lower on a felt this bright, at most 150: it keeps a third of the dim card.)"""
     pytest.importorskip("PIL")
     import cv2
 
@@ -410,7 +411,7 @@ def test_cards_in_the_tables_shadow_are_card_stock(monkeypatch):
     assert np.count_nonzero(masks.filled[near == 0]) == 0  # no felt taken for a card
     assert len(detect.find_corners(frame, W, masks=masks, glyphs=False)) >= 6  # two index corners a card
     monkeypatch.setattr(detect, "_card_threshold", lambda *a: None)  # one threshold for the frame
-    assert covered(detect.card_masks(frame, W))[0] < 0.05
+    assert covered(detect.card_masks(frame, W))[0] < 0.4
 
 
 def test_a_deck_whose_font_this_machine_lacks_is_named_before_anything_is_measured(monkeypatch) -> None:
