@@ -54,17 +54,20 @@ def _work(job: tuple[str, str, int, int]) -> tuple[str, str, dict]:
     colour = FELTS[felt]
     # as many entries as the benchmark's list, so every scene draws the same numbers as there
     render.FELTS = list(_RENDERED) if colour is None else [colour] * len(_RENDERED)
-    rec = OnnxRecognizer(threads=1)
-    decks = {"seen": render.TRAIN_DECKS, "unseen": render.UNSEEN_DECKS}[name]
-    out: dict = {}
-    if scenes:
-        r = read_accuracy(rec, decks, scenes)
-        out["cards"] = {k: r[k] for k in ("readable_cards", "right", "right_pct", "wrong", "wrong_per_1000_cards")}
-        out["cards"]["wrong_examples"] = r["wrong_examples"][:5]
-    if tables:
-        s = seat_safety(rec, decks, tables)
-        out["seats"] = {k: s[k] for k in ("seats_readable", "identified", "identified_pct", "wrong_identifiable",
-                                          "missed_by_reason")}
+    try:
+        rec = OnnxRecognizer(threads=1)
+        decks = {"seen": render.TRAIN_DECKS, "unseen": render.UNSEEN_DECKS}[name]
+        out: dict = {}
+        if scenes:
+            r = read_accuracy(rec, decks, scenes)
+            out["cards"] = {k: r[k] for k in ("readable_cards", "right", "right_pct", "wrong", "wrong_per_1000_cards")}
+            out["cards"]["wrong_examples"] = r["wrong_examples"][:5]
+        if tables:
+            s = seat_safety(rec, decks, tables)
+            out["seats"] = {k: s[k] for k in ("seats_readable", "identified", "identified_pct", "wrong_identifiable",
+                                              "missed_by_reason")}
+    finally:  # (with --procs 1 the jobs run in this process)
+        render.FELTS = list(_RENDERED)
     return name, felt, out
 
 

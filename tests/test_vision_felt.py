@@ -123,3 +123,26 @@ def test_a_table_on_a_black_charcoal_or_light_blue_felt_keeps_its_identifiable_s
     pytest.importorskip("onnxruntime")
     assert _seats(seed, None) == (seats, 0)
     assert _seats(seed, felt) == (seats, 0)
+
+
+def test_the_felt_benchmark_reads_the_same_scenes_on_another_cloth(tmp_path):
+    """``bench/vision_felt.py``: every felt reads the benchmark's own scenes (as many readable cards
+    on black as as rendered), its JSON names each set and felt, and an unknown felt is refused."""
+    pytest.importorskip("onnxruntime")
+    import json
+    import sys
+
+    sys.path.insert(0, str(REPO / "bench"))
+    import vision_felt
+
+    from vision import render
+
+    out = tmp_path / "felt.json"
+    assert vision_felt.main(["--scenes", "2", "--tables", "0", "--sets", "seen", "--felts", "as_rendered,black",
+                             "--procs", "1", "--json", str(out)]) == 0
+    got = json.loads(out.read_text())["sets"]["seen"]
+    assert got["black"]["cards"]["readable_cards"] == got["as_rendered"]["cards"]["readable_cards"] > 0
+    assert render.FELTS == list(vision_felt._RENDERED)  # the last felt read was the rendered ones
+    with pytest.raises(SystemExit) as bad:
+        vision_felt.main(["--felts", "plaid"])
+    assert bad.value.code == 2
