@@ -70,6 +70,21 @@ def test_on_a_grey_felt_what_is_not_felt_is_told_by_colour_and_brightness():
     assert fg[170:, :60].mean() < 0.02  # the felt
 
 
+def test_a_court_picture_on_a_light_grey_felt_is_not_a_card_back(monkeypatch):
+    """Table ``[515151, 0]`` on a light grey felt, seat 1: a king of diamonds over a five. The
+    king's picture is coloured and has straight sides; against its own card's white it is no back,
+    but where the card stock was left out of the not-felt mask (stock hardly brighter than the
+    felt's 1.25 times plus 15) the picture seemed to lie on the felt and was taken for a back."""
+    from vision import render
+
+    monkeypatch.setattr(render, "FELTS", [(160, 160, 160)] * len(render.FELTS))
+    image = render.render_table(np.random.default_rng([515151, 0]), render.TRAIN_DECKS).image
+    zone = image[810:1047, 812:1108]
+    masks = detect.card_masks(zone, 72.0, detect.felt_stats(image))
+    assert detect.find_backs(masks, 72.0, (0, 0), zone) == []
+    assert np.count_nonzero(masks.foreground & masks.raw) > 0.95 * np.count_nonzero(masks.raw)  # stock is not felt
+
+
 def test_felt_in_an_index_crop_is_not_taken_for_black_print():
     """A red index crop that takes in a strip of black felt (a proposal a little off the card's edge):
     judged on every pixel the felt is the darkest, neutral print, and a heart read there would be

@@ -167,6 +167,8 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     # the frame's one threshold where too little felt shows)
     thr = _card_threshold(v, fg, card_width, felt_v, v_thr)
     raw0 = cv2.bitwise_and(unsat, cv2.compare(v, float(math.floor(v_thr)) if thr is None else thr, cv2.CMP_GT))
+    if neutral:  # card stock is not felt (on a coloured felt, every unsaturated pixel is already not felt)
+        fg |= raw0
     raw = cv2.morphologyEx(raw0, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(raw, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     white = np.zeros_like(raw)
