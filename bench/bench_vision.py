@@ -58,6 +58,32 @@ def pool_map(fn, jobs: list, procs: int) -> list:  # type: ignore[no-untyped-def
         return pool.map(fn, jobs, chunksize=1)
 
 
+def variant_args(description: str, flag: str, choices, noun: str, argv=None, extra=None):  # type: ignore[no-untyped-def]
+    """The command line the benchmark's variants share (``bench/vision_light.py``,
+    ``bench/vision_felt.py``): ``--scenes``, ``--tables``, ``--sets``, ``flag`` (comma-separated
+    names of ``choices``, all by default), ``--procs`` and ``--json``, and what ``extra(parser)``
+    adds; every name is checked. Returns ``(args, sets, names)``."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--scenes", type=int, default=150)
+    ap.add_argument("--tables", type=int, default=20)
+    ap.add_argument("--sets", default="seen,unseen", help="deck sets, comma-separated (seen, unseen)")
+    ap.add_argument(flag, default=",".join(choices), help="comma-separated, of: " + ", ".join(choices))
+    if extra is not None:
+        extra(ap)
+    ap.add_argument("--procs", type=int, default=2)
+    ap.add_argument("--json", help="also write the result here")
+    args = ap.parse_args(argv)
+    sets = [s for s in args.sets.split(",") if s]
+    names = [n for n in getattr(args, flag.lstrip("-").replace("-", "_")).split(",") if n]
+    if bad := [s for s in sets if s not in ("seen", "unseen")]:
+        ap.error(f"--sets: unknown deck set(s) {', '.join(bad)}; expected seen, unseen")
+    if bad := [n for n in names if n not in choices]:
+        ap.error(f"{flag}: unknown {noun}(s) {', '.join(bad)}; expected {', '.join(choices)}")
+    if args.scenes < 0 or args.tables < 0 or args.procs < 1:
+        ap.error("--scenes and --tables must be 0 or more, --procs at least 1")
+    return args, sets, names
+
+
 def emit(result: dict, path: str | None = None) -> None:
     """Print ``result`` as one line of JSON, and write it to ``path`` too when given."""
     text = json.dumps(result)

@@ -18,13 +18,14 @@ identifiable.
 
 from __future__ import annotations
 
-import argparse
 import pathlib
 import sys
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
+
+from vision import render as _render  # noqa: E402
 
 FELTS: dict[str, tuple[int, int, int] | None] = {  # BGR
     "as_rendered": None,
@@ -71,33 +72,14 @@ def _work(job: tuple[str, str, int, int]) -> tuple[str, str, dict]:
     return name, felt, out
 
 
-def _rendered() -> tuple[tuple[int, int, int], ...]:
-    from vision import render
-
-    return tuple(render.FELTS)
-
-
-_RENDERED = _rendered()
+_RENDERED = tuple(_render.FELTS)
+"""The benchmark's own felts, as this module found them."""
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenes", type=int, default=150)
-    ap.add_argument("--tables", type=int, default=20)
-    ap.add_argument("--sets", default="seen,unseen", help="deck sets, comma-separated (seen, unseen)")
-    ap.add_argument("--felts", default=",".join(FELTS), help="comma-separated, of: " + ", ".join(FELTS))
-    ap.add_argument("--procs", type=int, default=2)
-    ap.add_argument("--json", help="also write the result here")
-    args = ap.parse_args(argv)
-    sets = [s for s in args.sets.split(",") if s]
-    felts = [f for f in args.felts.split(",") if f]
-    if bad := [s for s in sets if s not in ("seen", "unseen")]:
-        ap.error(f"--sets: unknown deck set(s) {', '.join(bad)}; expected seen, unseen")
-    if bad := [f for f in felts if f not in FELTS]:
-        ap.error(f"--felts: unknown felt(s) {', '.join(bad)}; expected {', '.join(FELTS)}")
-    if args.scenes < 0 or args.tables < 0 or args.procs < 1:
-        ap.error("--scenes and --tables must be 0 or more, --procs at least 1")
-    from bench_vision import emit, pool_map
+    from bench_vision import emit, pool_map, variant_args
+
+    args, sets, felts = variant_args(__doc__.splitlines()[0], "--felts", FELTS, "felt", argv)
 
     result: dict = {"scenes": args.scenes, "tables": args.tables, "sets": {}}
     for name, felt, out in pool_map(_work, [(s, f, args.scenes, args.tables) for s in sets for f in felts], args.procs):

@@ -105,28 +105,16 @@ def _work(job: tuple[str, str, int, int, str | None]) -> tuple[str, str, dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenes", type=int, default=150)
-    ap.add_argument("--tables", type=int, default=20)
-    ap.add_argument("--sets", default="seen,unseen", help="deck sets, comma-separated (seen, unseen)")
-    ap.add_argument("--conditions", default=",".join(CONDITIONS),
-                    help="comma-separated, of: " + ", ".join(CONDITIONS))
-    ap.add_argument("--suit-model", default=None, help="another body-suit model file (default: the shipped one)")
-    ap.add_argument("--procs", type=int, default=2)
-    ap.add_argument("--json", help="also write the result here")
-    args = ap.parse_args(argv)
-    sets = [s for s in args.sets.split(",") if s]
-    conds = [c for c in args.conditions.split(",") if c]
-    if bad := [s for s in sets if s not in ("seen", "unseen")]:
-        ap.error(f"--sets: unknown deck set(s) {', '.join(bad)}; expected seen, unseen")
-    if bad := [c for c in conds if c not in CONDITIONS]:
-        ap.error(f"--conditions: unknown condition(s) {', '.join(bad)}; expected {', '.join(CONDITIONS)}")
-    if args.scenes < 0 or args.tables < 0 or args.procs < 1:
-        ap.error("--scenes and --tables must be 0 or more, --procs at least 1")
+    from bench_vision import emit, pool_map, variant_args
+
+    def suit_model(ap: argparse.ArgumentParser) -> None:
+        ap.add_argument("--suit-model", default=None, help="another body-suit model file (default: the shipped one)")
+
+    args, sets, conds = variant_args(__doc__.splitlines()[0], "--conditions", CONDITIONS, "condition", argv,
+                                     suit_model)
     jobs = [(s, c, args.scenes, args.tables, args.suit_model) for s in sets for c in conds]
     jobs += [(s, c + "_uncorrected", args.scenes, args.tables, args.suit_model)
              for s in sets for c in conds if c in TINTED]
-    from bench_vision import emit, pool_map
 
     result: dict = {"scenes": args.scenes, "tables": args.tables, "sets": {}}
     for name, cond, out in pool_map(_work, jobs, args.procs):

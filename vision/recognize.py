@@ -441,10 +441,9 @@ def print_colours(crops: np.ndarray, inside: np.ndarray | None = None) -> list[s
 
 def _paper_outside(crops: np.ndarray, inside: np.ndarray) -> np.ndarray:
     """``crops`` with every pixel outside ``inside`` replaced by the colour of the brightest pixel
-    inside: the card stock. A grey or black felt in
-    a crop is darker than red print and as neutral as black print, so its pixels would be taken
-    for the print; painted as card stock they are not print at all. Crops with nothing inside
-    stay as they are.
+    inside: the card stock. A grey or black felt in a crop is darker than red print and as neutral
+    as black print, so its pixels would be taken for the print; painted as card stock they are not
+    print at all. Crops with nothing inside stay as they are.
 
     >>> crop = np.full((1, 4, 4, 3), 230, np.uint8); crop[0, :, 0] = 30; crop[0, 2, 2] = (40, 40, 200)
     >>> inside = np.ones((1, 4, 4), bool); inside[0, :, 0] = False
