@@ -45,7 +45,7 @@ def test_dim_card_stock_on_a_grey_or_black_felt_is_card_stock(felt):
 def test_card_stock_on_a_light_coloured_felt_is_card_stock(felt, paper):
     """A light blue felt's value is its blue channel: in a dim corner the stock (value 168) is
     hardly brighter than the felt (156), and a bound of 1.15 times the felt plus 10 (189) lost it
-    whole; the felt's saturation (140) tells them apart. A tan felt (saturation 75) leaves the
+    whole; the felt's saturation (140) tells them apart. A tan felt (saturation 75) leaves plain
     stock a saturation bound of 45: the stock of a dim, noisy frame (saturation 40 here) was over
     the old bound of 35."""
     frame = _card_on(felt, paper)
@@ -55,6 +55,60 @@ def test_card_stock_on_a_light_coloured_felt_is_card_stock(felt, paper):
     outside = masks.white.copy()
     outside[45:156, 85:167] = 0
     assert np.count_nonzero(outside) == 0
+
+
+def _tan_table_zone(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Ten-seat table ``[515151, seed]`` on a tan felt, and its seat 4 zone."""
+    from vision import render
+
+    saved = render.FELTS
+    try:
+        render.FELTS = [(120, 150, 170)] * len(saved)
+        image = render.render_table(np.random.default_rng([515151, seed]), render.TRAIN_DECKS).image
+    finally:
+        render.FELTS = saved
+    return image, image[301:538, 100:396]
+
+
+def test_r2_card_stock_tinted_by_its_print_is_card_stock_on_a_tan_felt(monkeypatch):
+    """Table ``[515151, 3]`` on a tan felt, seat 4: a three of hearts whose index lies in the strip
+    between the card's edge and its dashed red frame line. The camera's blur and chroma subsampling
+    tint that strip (saturation 35 to 65), over the plain bound of 45 a tan felt leaves: the strip
+    fell out of the card stock, the card's outline was its frame line, and the card was not found
+    (the seat "covered", R2). Tinted stock that joins plain stock is stock."""
+    import cv2
+
+    image, zone = _tan_table_zone(3)
+    inner = np.zeros(zone.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inner, np.array([[139, 79], [211, 69], [225, 169], [153, 179]], np.int32), 255)
+    inner = cv2.erode(inner, np.ones((5, 5), np.uint8))  # the three of hearts, its edge left out
+
+    def filled() -> float:
+        masks = detect.card_masks(zone, 72.0, detect.felt_stats(image))
+        return np.count_nonzero(masks.filled & inner) / np.count_nonzero(inner)
+
+    assert filled() > 0.99
+    monkeypatch.setattr(detect, "TINTED_STOCK_SAT", 0.0)
+    assert filled() < 0.96
+
+
+@pytest.mark.parametrize(("felt", "amount"), [((120, 150, 170), 40), ((120, 150, 170), 70), ((60, 100, 60), 70)])
+def test_a_lamps_glare_on_a_pale_felt_is_not_card_stock(felt, amount):
+    """A lamp's hot spot adds white to the felt: on a tan felt (saturation 75) or a pale green one
+    (100) it is as pale as tinted card stock and brighter than the felt round it. It joins no
+    plain stock, so it stays felt; stock bounded by saturation alone (0.85 of the felt's) made it
+    two card areas of stock no card explained, and the seat under it "covered"."""
+    import cv2
+
+    rng = np.random.default_rng(0)
+    frame = np.empty((300, 400, 3), np.float32)
+    frame[:] = felt
+    yy, xx = np.mgrid[0:300, 0:400]
+    frame += np.exp(-((xx - 200) ** 2 + (yy - 150) ** 2) / (2 * 54.0**2))[..., None] * amount
+    frame = np.clip(frame + rng.normal(0, 3, frame.shape), 0, 255).astype(np.uint8)
+    masks = detect.card_masks(frame, 72.0, detect.felt_stats(frame))
+    assert np.count_nonzero(masks.white) < 0.05 * 72 * 72 * detect.ASPECT
+    assert cv2.countNonZero(masks.raw) < 0.05 * 72 * 72 * detect.ASPECT
 
 
 def test_on_a_grey_felt_what_is_not_felt_is_told_by_colour_and_brightness():
@@ -83,6 +137,34 @@ def test_a_court_picture_on_a_light_grey_felt_is_not_a_card_back(monkeypatch):
     masks = detect.card_masks(zone, 72.0, detect.felt_stats(image))
     assert detect.find_backs(masks, 72.0, (0, 0), zone) == []
     assert np.count_nonzero(masks.foreground & masks.raw) > 0.95 * np.count_nonzero(masks.raw)  # stock is not felt
+
+
+@pytest.mark.parametrize(("table", "seat"), [(2, 6), (13, 10)])
+def test_r2_a_court_cards_own_picture_is_not_a_card_back(monkeypatch, table, seat):
+    """Tables ``[515151, 2]`` and ``[515151, 13]`` on a silver felt: a king of clubs over a nine,
+    and a king of spades over a jack. Each king's picture, a patterned field with straight sides
+    and a thin white margin that a dim frame's light felt swallows, was found as a card back, and
+    the seat, its two cards read, was "face down" (R2). A back centred on a card read there and
+    lying inside its outline is the card's own picture (``vision.watch.OWN_PICTURE_REACH``)."""
+    pytest.importorskip("onnxruntime")
+    from vision import render, watch
+    from vision.config import load_camera_config
+    from vision.recognize import OnnxRecognizer
+    from vision.verdict import Reason
+
+    monkeypatch.setattr(render, "FELTS", [(160, 160, 160)] * len(render.FELTS))
+    scene = render.render_table(np.random.default_rng([515151, table]), render.TRAIN_DECKS)
+    truth = sorted(t.card for t in scene.cards if t.seat == seat)
+    cam = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"stable_frames": 1})
+    rec = OnnxRecognizer()
+
+    def view():  # type: ignore[no-untyped-def]
+        return next(v for v in watch.TableWatcher(cam, rec).watch(scene.image) if v.seat == seat)
+
+    seen = view()
+    assert seen.identifiable and sorted(map(str, seen.cards)) == truth
+    monkeypatch.setattr(watch, "OWN_PICTURE_REACH", 0.0)
+    assert view().reason == Reason.FACE_DOWN
 
 
 def test_felt_in_an_index_crop_is_not_taken_for_black_print():
@@ -129,15 +211,18 @@ def _seats(seed: tuple[int, int], felt: tuple[int, int, int] | None) -> tuple[in
 
 @pytest.mark.parametrize(("seed", "felt", "seats"), [((515151, 0), (28, 28, 28), 7),
                                                      ((515151, 3), (60, 60, 60), 6),
-                                                     ((515151, 3), (200, 150, 90), 6)])
-def test_a_table_on_a_black_charcoal_or_light_blue_felt_keeps_its_identifiable_seats(seed, felt, seats):
-    """Ten-seat tables on a black, a charcoal and a light blue felt identify as many seats as on
-    the benchmark's green and blue felts (7, 6 and 6), none wrong; before this session's felt
-    rules, 5, 4 and 0 (red cards refused as black print, dim stock lost on the grey felts, and on
-    the light blue one a stock no brighter than the felt)."""
+                                                     ((515151, 3), (200, 150, 90), 6),
+                                                     ((515151, 5), (120, 150, 170), 7)])
+def test_a_table_on_a_black_charcoal_light_blue_or_tan_felt_keeps_its_identifiable_seats(seed, felt, seats):
+    """Ten-seat tables on a black, a charcoal, a light blue and a tan felt identify as many seats as
+    on the benchmark's green and blue felts (7, 6, 6 and 7), none wrong; before the felt rules
+    (twenty-eighth session), 5, 4 and 0 (red cards refused as black print, dim stock lost on the
+    grey felts, and on the light blue one a stock no brighter than the felt); the tan one 3 before
+    tinted stock was stock (twenty-ninth)."""
     pytest.importorskip("onnxruntime")
     assert _seats(seed, None) == (seats, 0)
-    assert _seats(seed, felt) == (seats, 0)
+    right, wrong = _seats(seed, felt)
+    assert wrong == 0 and right >= seats
 
 
 def test_the_felt_benchmark_reads_the_same_scenes_on_another_cloth(tmp_path):

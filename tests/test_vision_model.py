@@ -117,7 +117,7 @@ def test_width_search_finds_the_scale_without_a_whole_card(recognizer):
     from vision import detect, render
 
     found = found_at_true = 0
-    for i in (1, 4, 14, 16, 33, 34):  # seeded bench scenes where no region is a whole card
+    for i in (1, 4, 14, 16, 34, 37):  # bench scenes where no region is a whole card (33: one, since tinted stock)
         rng = np.random.default_rng([424242, i])
         scene = render.render_scene(rng, render.TRAIN_DECKS, width=800, height=600)
         masks = detect.card_masks(scene.image)

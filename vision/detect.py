@@ -126,6 +126,20 @@ MUTED_STOCK_SAT = 45.0
 """On a muted coloured felt (saturation 54 to 100: a tan, a slate), card stock may be as saturated
 as 0.65 of the felt, up to this: a dim, noisy frame's stock reaches 40 to 50, and 0.45 of a tan's
 75 left it 35. Felts of 100 and more (the benchmark's) keep 0.45 of theirs, 45 or more."""
+MUTED_STOCK_SHARE = 0.65
+"""The share of a muted felt's saturation card stock may have (up to :data:`MUTED_STOCK_SAT`)."""
+TINTED_STOCK_SHARE = 0.85
+"""On a coloured felt, card stock may be as saturated as this share of the felt (up to
+:data:`TINTED_STOCK_SAT`) where it joins stock under the plain bound (:func:`_joined`): the stock
+beside red print or a coloured border, and at the card's edge, which the camera's blur and chroma
+subsampling tint (saturation 35 to 65 in a strip a few pixels wide between a card's edge and its
+frame line, on a tan felt). A lamp's glare on a pale felt is as pale as such stock, but it joins
+no plain stock: it stays felt."""
+TINTED_STOCK_SAT = 70.0
+"""The most saturation tinted card stock may have (:data:`TINTED_STOCK_SHARE`)."""
+SEED_SIZE = 3
+"""Tinted stock joins plain stock where the plain stock fills a square this many pixels across
+(eroded): a noisy pixel of a glare's spot under the plain bound is no seed."""
 NEUTRAL_FELT_CHROMA = 20.0
 """On a grey or black felt, a pixel more coloured than this (max - min of B, G, R) is not felt."""
 NEUTRAL_FELT_BRIGHTER = 1.25
@@ -137,7 +151,8 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     """Masks of card-white and of not-felt pixels in a BGR frame.
 
     Card stock is unsaturated and brighter than the felt round it (:func:`_card_threshold`: the
-    threshold follows the light across the frame). Holes (pips, indices) are filled, then
+    threshold follows the light across the frame); on a coloured felt, stock a little more
+    saturated counts where it joins plain stock (:data:`TINTED_STOCK_SHARE`). Holes (pips, indices) are filled, then
     long straight edges inside the white area (where one card lies on another and shades it) are
     cut out so overlapping cards fall apart into separate regions.
     """
@@ -147,9 +162,10 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     felt_h, felt_s, felt_v = felt if felt is not None else felt_stats(frame)
     neutral = felt_s < NEUTRAL_FELT_SAT
     # less saturated than the felt: by 0.45 of a strongly coloured felt's saturation, at least 35;
-    # a muted felt (a tan's 75) leaves the stock up to 0.65 of its own (at most MUTED_STOCK_SAT)
+    # a muted felt (a tan's 75) leaves the stock up to 0.65 of its own (at most MUTED_STOCK_SAT);
+    # stock off the felt's hue, up to TINTED_STOCK_SHARE of it
     s_thr = (NEUTRAL_STOCK_SAT if neutral else
-             max(35.0, min(90.0, felt_s * 0.45), min(felt_s * 0.65, MUTED_STOCK_SAT)))
+             max(35.0, min(90.0, felt_s * 0.45), min(felt_s * MUTED_STOCK_SHARE, MUTED_STOCK_SAT)))
     # brighter than the felt; on a coloured felt, whose saturation already tells it from the stock,
     # not by more than a light felt's own value allows
     v_thr = max(70.0, min(200.0 if neutral else STOCK_BRIGHTER_CAP, felt_v * 1.15 + 10))
@@ -166,7 +182,13 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     # card stock: unsaturated and brighter than the felt around it (the threshold follows the light;
     # the frame's one threshold where too little felt shows)
     thr = _card_threshold(v, fg, card_width, felt_v, v_thr)
-    raw0 = cv2.bitwise_and(unsat, cv2.compare(v, float(math.floor(v_thr)) if thr is None else thr, cv2.CMP_GT))
+    bright = cv2.compare(v, float(math.floor(v_thr)) if thr is None else thr, cv2.CMP_GT)
+    raw0 = cv2.bitwise_and(unsat, bright)
+    tinted = 0.0 if neutral else min(felt_s * TINTED_STOCK_SHARE, TINTED_STOCK_SAT)
+    if tinted > s_thr:  # stock a little tinted, where it joins plain stock
+        seed = cv2.erode(raw0, np.ones((SEED_SIZE, SEED_SIZE), np.uint8))  # solid plain stock, not noise
+        raw0 = _joined(seed, cv2.bitwise_and(cv2.inRange(s, 0, math.ceil(tinted) - 1), bright)) | raw0
+        fg |= raw0
     if neutral:  # card stock is not felt (on a coloured felt, every unsaturated pixel is already not felt)
         fg |= raw0
     raw = cv2.morphologyEx(raw0, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -285,6 +307,24 @@ def _card_threshold(v: np.ndarray, fg: np.ndarray, card_width: float | None, fel
     local = num / np.maximum(den, 1e-6) * weight + felt_v * (1.0 - weight)
     thr = np.clip(local * (v_thr / max(felt_v, 1.0)), 70.0, 200.0).astype(np.uint8)
     return cv2.resize(thr, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _joined(seed: np.ndarray, more: np.ndarray) -> np.ndarray:
+    """The 8-connected regions of ``more`` (uint8 0/255, a superset of ``seed``) that hold a pixel of
+    ``seed``: a mask grown from ``seed`` through ``more`` (hysteresis, as Canny's).
+
+    >>> more = np.zeros((3, 7), np.uint8); more[1, :3] = more[1, 4:] = 255
+    >>> seed = np.zeros_like(more); seed[1, 5] = 255
+    >>> (_joined(seed, more) // 255).tolist()
+    [[0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 1, 1, 1], [0, 0, 0, 0, 0, 0, 0]]
+    """
+    import cv2
+
+    n, labels = cv2.connectedComponents(more, connectivity=8)
+    keep = np.zeros(n, np.uint8)
+    keep[labels[seed > 0]] = 255
+    keep[0] = 0
+    return keep[labels]
 
 
 @functools.lru_cache(maxsize=180)

@@ -73,6 +73,8 @@ def _finish_zone(zone: SeatZone, roi: tuple[int, int, int, int], masks: detect.M
 
     x, y, rw, rh = roi
     dets = [d for d in dets if zone.contains(*d.center)]
+    if width:
+        backs = [b for b in backs if not _own_picture(b, dets, width)]
     unexplained = 0.0
     if width:
         poly = np.array(zone.polygon, np.float32) - np.array([x, y], np.float32)
@@ -85,6 +87,38 @@ def _finish_zone(zone: SeatZone, roi: tuple[int, int, int, int], masks: detect.M
         left = cv2.erode(left, np.ones((5, 5), np.uint8))
         unexplained = float(np.count_nonzero(left)) / (width * width * detect.ASPECT)
     return SeatEvidence(zone.seat, tuple(dets), len(backs), unexplained)
+
+
+OWN_PICTURE_REACH = 0.15
+"""A card back found whose centre lies within this many card widths of the centre of a card read in
+the zone, inside that card's outline, is the card's own picture (:func:`_own_picture`)."""
+
+
+def _own_picture(back: np.ndarray, dets: Sequence[Detection], width: float) -> bool:
+    """Whether the back ``back`` (4x2 frame pixels) is a court card's picture: centred on a card
+    read there (:data:`OWN_PICTURE_REACH`) and lying inside its outline. A picture is a coloured,
+    patterned field with straight sides, and on a light felt its thin white margin can pass for
+    a back's; a real back so placed would hide the index corners the card was read at.
+
+    >>> from controller.cards import Card
+    >>> face = Detection(Card.parse("Kc"), 0.99, ((0, 0), (72, 0), (72, 100), (0, 100)))
+    >>> picture = np.array([[16, 20], [56, 20], [56, 80], [16, 80]], np.float32)
+    >>> _own_picture(picture, [face], 72.0), _own_picture(picture + 40, [face], 72.0)
+    (True, False)
+    """
+    import cv2
+
+    centre = back.mean(axis=0)
+    for d in dets:
+        if d.card is None:
+            continue
+        quad = np.array(d.corners, np.float32)
+        if float(np.linalg.norm(quad.mean(axis=0) - centre)) > OWN_PICTURE_REACH * width:
+            continue
+        if all(cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(px), float(py)), True) > -0.05 * width
+               for px, py in back):
+            return True
+    return False
 
 
 class TableWatcher:
