@@ -152,9 +152,9 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
 
     Card stock is unsaturated and brighter than the felt round it (:func:`_card_threshold`: the
     threshold follows the light across the frame); on a coloured felt, stock a little more
-    saturated counts where it joins plain stock (:data:`TINTED_STOCK_SHARE`). Holes (pips, indices) are filled, then
-    long straight edges inside the white area (where one card lies on another and shades it) are
-    cut out so overlapping cards fall apart into separate regions.
+    saturated counts where it joins plain stock (:data:`TINTED_STOCK_SHARE`). Holes (pips,
+    indices) are filled, then long straight edges inside the white area (where one card lies on
+    another and shades it) are cut out so overlapping cards fall apart into separate regions.
     """
     import cv2
 
@@ -163,7 +163,7 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     neutral = felt_s < NEUTRAL_FELT_SAT
     # less saturated than the felt: by 0.45 of a strongly coloured felt's saturation, at least 35;
     # a muted felt (a tan's 75) leaves the stock up to 0.65 of its own (at most MUTED_STOCK_SAT);
-    # stock off the felt's hue, up to TINTED_STOCK_SHARE of it
+    # stock up to TINTED_STOCK_SHARE of it where it joins that plain stock
     s_thr = (NEUTRAL_STOCK_SAT if neutral else
              max(35.0, min(90.0, felt_s * 0.45), min(felt_s * MUTED_STOCK_SHARE, MUTED_STOCK_SAT)))
     # brighter than the felt; on a coloured felt, whose saturation already tells it from the stock,
@@ -188,8 +188,7 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     if tinted > s_thr:  # stock a little tinted, where it joins plain stock
         seed = cv2.erode(raw0, np.ones((SEED_SIZE, SEED_SIZE), np.uint8))  # solid plain stock, not noise
         raw0 = _joined(seed, cv2.bitwise_and(cv2.inRange(s, 0, math.ceil(tinted) - 1), bright)) | raw0
-        fg |= raw0
-    if neutral:  # card stock is not felt (on a coloured felt, every unsaturated pixel is already not felt)
+    if neutral or tinted > s_thr:  # card stock is not felt (on a coloured felt, plain stock already is)
         fg |= raw0
     raw = cv2.morphologyEx(raw0, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(raw, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)

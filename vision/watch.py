@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -73,10 +74,9 @@ def _finish_zone(zone: SeatZone, roi: tuple[int, int, int, int], masks: detect.M
 
     x, y, rw, rh = roi
     dets = [d for d in dets if zone.contains(*d.center)]
-    if width:
-        backs = [b for b in backs if not _own_picture(b, dets, width)]
     unexplained = 0.0
     if width:
+        backs = [b for b in backs if not _own_picture(b, dets, width)]
         poly = np.array(zone.polygon, np.float32) - np.array([x, y], np.float32)
         zmask = np.zeros((rh, rw), np.uint8)
         cv2.fillPoly(zmask, [poly.astype(np.int32)], 255)
@@ -112,9 +112,9 @@ def _own_picture(back: np.ndarray, dets: Sequence[Detection], width: float) -> b
     for d in dets:
         if d.card is None:
             continue
-        quad = np.array(d.corners, np.float32)
-        if float(np.linalg.norm(quad.mean(axis=0) - centre)) > OWN_PICTURE_REACH * width:
+        if math.dist(d.center, centre) > OWN_PICTURE_REACH * width:
             continue
+        quad = np.array(d.corners, np.float32)
         if all(cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(px), float(py)), True) > -0.05 * width
                for px, py in back):
             return True
