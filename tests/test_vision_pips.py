@@ -597,3 +597,28 @@ def test_r3_an_unseen_decks_club_read_as_a_spade_no_longer_identifies_the_seat(r
     monkeypatch.setattr(R, "TWIN_VETO_BELOW", None)
     view, _, _ = _table_seat(recognizer, render.UNSEEN_DECKS, 55, 1)
     assert view.identifiable and sorted(map(str, view.cards)) == ["4s", "As"]
+
+
+def test_one_look_asks_the_body_model_about_a_card_once_and_forgets_when_it_ends(recognizer, monkeypatch) -> None:
+    """Within :meth:`OnnxRecognizer.one_look` a card's body asked about again (a zone read twice,
+    the twin veto after the first checks) is the model's first answer, equal to asking anew; a
+    frame buffer refilled after the look ends is asked anew, and so is another frame."""
+    a, b = _lone_card("Ks", 60, 1), _lone_card("9h", 60, 2)
+    quad = np.array(a.cards[0].corners)
+    fresh = recognizer.body_probs(a.image, [quad])
+    calls: list[int] = []
+    run = recognizer.suit_session.run
+    monkeypatch.setattr(recognizer.suit_session, "run", lambda o, f: calls.append(len(f["bodies"])) or run(o, f))
+    frame = a.image.copy()
+    with recognizer.one_look():
+        first = recognizer.body_probs(frame, [quad, quad])
+        with recognizer.one_look():  # nested: the same look
+            again = recognizer.body_probs(frame, [quad])
+        other = recognizer.body_probs(b.image, [quad])
+    assert calls == [1, 1]  # the duplicate and the repeat asked nothing; the other frame was asked
+    assert np.array_equal(first[0], fresh[0]) and np.array_equal(first[1], fresh[0]) and np.array_equal(again, fresh)
+    assert not np.array_equal(other, fresh)
+    frame[:] = b.image  # the same buffer, a new picture: a new look
+    with recognizer.one_look():
+        assert np.array_equal(recognizer.body_probs(frame, [quad]), other)
+    assert calls == [1, 1, 1]

@@ -12,10 +12,12 @@ Classes: 0..51 are cards in :attr:`controller.cards.Card.index` order; 52 is "no
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import pathlib
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -721,6 +723,8 @@ class OnnxRecognizer:
         self.body_rank_confirm = BODY_RANK_CONFIRM
         """What the body must give the rank to settle a club-against-spade contest
         (:data:`BODY_RANK_CONFIRM`)."""
+        self._frame_memo = threading.local()
+        """The body answers of the look at a frame in progress (:meth:`one_look`)."""
 
     def _assemble(self, corners: Sequence[detect.Corner], readings: Sequence[Reading],
                   frame: np.ndarray, veto: bool = True) -> list[Detection]:
@@ -962,8 +966,38 @@ class OnnxRecognizer:
         session = self.suit_session if session is None else session
         if session is None or not quads:
             return np.zeros((len(quads), pips.N_SUIT_CLASSES + pips.N_RANKS), np.float32)
+        memo = getattr(self._frame_memo, "bodies", None)
+        if memo is None:
+            return self._run_bodies(session, frame, quads)
+        frames, seen = memo
+        if not any(f is frame for f in frames):
+            frames.append(frame)  # (kept alive for the look: its id names only it meanwhile)
+        keys = [(id(session), id(frame), tuple((float(x), float(y)) for x, y in q)) for q in quads]
+        todo = list(dict.fromkeys(k for k in keys if k not in seen))
+        if todo:
+            for k, p in zip(todo, self._run_bodies(session, frame, [k[2] for k in todo])):
+                seen[k] = p
+        return np.stack([seen[k] for k in keys])
+
+    def _run_bodies(self, session, frame: np.ndarray,  # type: ignore[no-untyped-def]
+                    quads: Sequence[Sequence[tuple[float, float]]]) -> np.ndarray:
         tensor = pips.preprocess([pips.body_crop(frame, q, self.body_size) for q in quads])
         return session.run(None, {self.body_input_name: tensor})[0]
+
+    @contextlib.contextmanager
+    def one_look(self) -> Iterator[None]:
+        """Within it, :meth:`body_probs` asks a body model about a card's body in a frame once: the
+        checks of one look at a frame (a region read twice, a card asked about again after more
+        cards were found) reuse its answer. The answers are forgotten when the outermost block
+        ends, so a frame buffer filled anew is looked at anew. Per thread."""
+        if getattr(self._frame_memo, "bodies", None) is not None:
+            yield
+            return
+        self._frame_memo.bodies = ([], {})
+        try:
+            yield
+        finally:
+            self._frame_memo.bodies = None
 
     def infer(self, tensor: np.ndarray) -> np.ndarray:
         if len(tensor) == 0:
@@ -1086,6 +1120,12 @@ class OnnxRecognizer:
         the regions that do not already show that many cards read at or above the threshold: a
         second look where the first was not enough. ``None`` looks everywhere at once.
         """
+        with self.one_look():
+            return self._recognize_zones(frame, jobs, felt, card_width, wanted)
+
+    def _recognize_zones(self, frame: np.ndarray, jobs: Sequence[tuple[tuple[int, int, int, int], detect.Masks]],
+                         felt: tuple[float, float, float] | None, card_width: float | None,
+                         wanted: Sequence[int] | None) -> list[list[Detection]]:
         out: list[list[Detection] | None] = [None] * len(jobs)
         batch: list[tuple[int, float, list[detect.Corner]]] = []
         for k, (roi, masks) in enumerate(jobs):
@@ -1146,6 +1186,12 @@ class OnnxRecognizer:
                         card_width: float | None = None) -> list[Detection]:
         """:meth:`recognize`, reusing masks the caller already computed for ``roi``; ``card_width``
         (the camera's, when the recogniser has none of its own) saves measuring it."""
+        with self.one_look():
+            return self._recognize_masks(frame, roi, masks, felt, card_width)
+
+    def _recognize_masks(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None,
+                         masks: detect.Masks | None, felt: tuple[float, float, float] | None,
+                         card_width: float | None) -> list[Detection]:
         width = self.card_width or card_width
         sub = frame if roi is None else frame[roi[1] : roi[1] + roi[3], roi[0] : roi[0] + roi[2]]
         if masks is None:
