@@ -513,13 +513,14 @@ def test_r2_a_club_or_a_spade_read_unsure_is_read_as_its_colour_twin_when_index_
     assert read("Ts", "Tc", 0.3) == ("Tc", 0.69, False)
 
 
-def _table_seat(recognizer, decks, table: int, seat: int):  # type: ignore[no-untyped-def]
+def _table_seat(recognizer, decks, table: int, seat: int, seed: int = 515151):  # type: ignore[no-untyped-def]
     """The single-frame verdict and evidence of ``seat`` at the benchmark's ten-seat table ``table``
-    (``bench/bench_vision.py`` seat seeds ``[515151, table]``), and its cards' truth."""
+    (``bench/bench_vision.py`` seat seeds ``[seed, table]``: 515151 the standard 20 tables, 616161
+    the 100 further ones), and its cards' truth."""
     from vision.config import load_camera_config
     from vision.watch import TableWatcher
 
-    scene = render.render_table(np.random.default_rng([515151, table]), decks)
+    scene = render.render_table(np.random.default_rng([seed, table]), decks)
     watcher = TableWatcher(load_camera_config(REPO / "config" / "table.toml"), recognizer)
     [evidence] = [e for e in watcher.evidence(scene.image) if e.seat == seat]
     [view] = [v for v in watcher.judge(scene.image) if v.seat == seat]
@@ -599,6 +600,24 @@ def test_r3_an_unseen_decks_club_read_as_a_spade_no_longer_identifies_the_seat(r
     assert view.identifiable and sorted(map(str, view.cards)) == ["4s", "As"]
 
 
+def test_r3_a_club_read_as_a_spade_is_refused_when_the_second_body_model_sees_clubs(recognizer, monkeypatch) -> None:
+    """At table 53 seat 3 of the further seat seeds (an unseen deck whose small index club looks
+    like a spade) the ace of clubs, 71 pixels wide, is read As at 0.997 on both index corners; the
+    first body model is split (clubs 0.53) and the twin veto does not fire. The second body model
+    sees clubs at 0.91: the ace is made unreadable and the seat is not identifiable. With that veto
+    off the seat is identified with a card it does not hold."""
+    import vision.recognize as R
+
+    assert R.TWIN_VETO_SECOND is not None and R.TWIN_VETO_SECOND > R.TWIN_VETO_SUIT
+    view, evidence, truth = _table_seat(recognizer, render.UNSEEN_DECKS, 53, 3, seed=616161)
+    assert truth == ["Ac", "Ts"]
+    assert not view.identifiable and [str(c) for c in view.cards] == ["Ts"]
+    assert any(d.card is None for d in evidence.detections)
+    monkeypatch.setattr(R, "TWIN_VETO_SECOND", None)
+    view, _, _ = _table_seat(recognizer, render.UNSEEN_DECKS, 53, 3, seed=616161)
+    assert view.identifiable and sorted(map(str, view.cards)) == ["As", "Ts"]
+
+
 def test_one_look_asks_the_body_model_about_a_card_once_and_forgets_when_it_ends(recognizer, monkeypatch) -> None:
     """Within :meth:`OnnxRecognizer.one_look` a card's body asked about again (a zone read twice,
     the twin veto after the first checks) is the model's first answer, equal to asking anew; a
@@ -622,3 +641,48 @@ def test_one_look_asks_the_body_model_about_a_card_once_and_forgets_when_it_ends
     with recognizer.one_look():
         assert np.array_equal(recognizer.body_probs(frame, [quad]), other)
     assert calls == [1, 1, 1]
+
+
+def test_r2_a_small_spade_whose_body_shows_its_suit_but_not_its_rank_is_read(recognizer, monkeypatch) -> None:
+    """Benchmark scene 40 of the seen decks (seeds ``[424242, i]``, 1200x800): a king of spades 66
+    pixels wide lies in a hand, read Ks at 0.98 at its index, under the small-black check's 0.999.
+    Its body shows spades (0.996) but not the king (0.05), and suit and rank together fell short:
+    the card was refused. Its index and the body's suit now reach the threshold and it is read; with
+    :data:`~vision.recognize.SMALL_BLACK_OTHER_RANK` off it is refused again."""
+    import vision.recognize as R
+
+    scene = render.render_scene(np.random.default_rng([424242, 40]), render.TRAIN_DECKS, width=1200, height=800)
+    [truth] = [t for t in scene.cards if t.card == "Ks"]
+
+    def at_the_king() -> list:
+        return [d for d in recognizer.recognize(scene.image) if math.dist(d.center, truth.center) < 0.45 * scene.card_width]
+
+    [d] = at_the_king()
+    assert str(d.card) == "Ks" and d.confidence >= recognizer.threshold
+    monkeypatch.setattr(R, "SMALL_BLACK_OTHER_RANK", None)
+    assert all(d.card is None for d in at_the_king())
+
+
+def test_r2_the_body_still_refuses_a_small_spade_by_another_rank_or_the_other_black_suit(recognizer, monkeypatch) -> None:
+    """A small spade read at 0.98 whose body is unsure of the rank stands on its suit; it is refused
+    when the body is sure of another rank, or likes clubs as much as spades."""
+    import vision.recognize as R
+
+    scene = _lone_card("7s", 60, 3)
+
+    def read(body: dict[int, float]) -> str:
+        probs = np.zeros(pips.N_SUIT_CLASSES + pips.N_RANKS, np.float32)
+        for k, v in body.items():
+            probs[k] = v
+        monkeypatch.setattr(recognizer, "body_probs", lambda frame, quads, session=None: np.tile(probs, (len(quads), 1)))
+        [d] = recognizer._assemble([_corner(scene.cards[0])], [Reading(Card.parse("7s"), 0.98)], scene.image)
+        return str(d.card)
+
+    seven, eight = pips.N_SUIT_CLASSES + 5, pips.N_SUIT_CLASSES + 6
+    # suit and rank together fall short (0.89): the eight is likelier than the seven
+    assert read({3: 0.8, 0: 0.1, 4: 0.1, seven: 0.05, eight: 0.3}) == "7s"
+    monkeypatch.setattr(R, "SMALL_BLACK_OTHER_RANK", None)
+    assert read({3: 0.8, 0: 0.1, 4: 0.1, seven: 0.05, eight: 0.3}) == "None"
+    monkeypatch.undo()
+    assert read({3: 0.8, 0: 0.1, 4: 0.1, seven: 0.05, eight: 0.6}) == "None"  # sure of another rank
+    assert read({3: 0.3, 0: 0.6, 4: 0.1, seven: 0.05, eight: 0.3}) == "None"  # likes clubs better
