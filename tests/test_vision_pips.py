@@ -665,7 +665,7 @@ def test_r2_a_small_spade_whose_body_shows_its_suit_but_not_its_rank_is_read(rec
 
 def test_r2_the_body_still_refuses_a_small_spade_by_another_rank_or_the_other_black_suit(recognizer, monkeypatch) -> None:
     """A small spade read at 0.98 whose body is unsure of the rank stands on its suit; it is refused
-    when the body is sure of another rank, or likes clubs as much as spades."""
+    when the body is sure of another rank, or gives spades less than twice what it gives clubs."""
     import vision.recognize as R
 
     scene = _lone_card("7s", 60, 3)
@@ -686,3 +686,4 @@ def test_r2_the_body_still_refuses_a_small_spade_by_another_rank_or_the_other_bl
     monkeypatch.undo()
     assert read({3: 0.8, 0: 0.1, 4: 0.1, seven: 0.05, eight: 0.6}) == "None"  # sure of another rank
     assert read({3: 0.3, 0: 0.6, 4: 0.1, seven: 0.05, eight: 0.3}) == "None"  # likes clubs better
+    assert read({3: 0.5, 0: 0.3, 4: 0.2, seven: 0.05, eight: 0.3}) == "None"  # spades, but not twice clubs

@@ -224,23 +224,30 @@ SMALL_BLACK_OTHER_RANK: float | None = 0.5
 """With a body-suit model, a small club or spade the small-black check shows the body (read at the
 threshold but under :data:`SMALL_BLACK_BODY_CHECK`; not a queen) whose index and body together
 (:func:`body_evidence`) fall short of the threshold still stands when its index and the body's
-suit alone (:func:`suit_evidence`) reach it, unless the body gives another rank this or more or
-prefers its colour twin's suit. The check asks the body about the suit. In a tabled hand a card's
-body lies partly under the next card, and a body that sees a few pips of the right suit says little
-of the rank (a king of spades 66 pixels wide: spades 0.996, the king 0.05); the rank's share of the
-evidence then refused cards nothing spoke against. The rank was read at the index; a body sure of
-another rank still refuses it, and so does one that prefers the other black suit. ``None``: suit
-and rank together only. Thirtieth session, first 1,000 benchmark scenes: seen 5,678 -> 5,686 read
-right, unseen 5,573 -> 5,578, wrong reads the same (3 and 12); 300 tuning scenes (seeds
-``[50505, i]``): seen 1,769 -> 1,773, unseen 1,729 -> 1,731, wrong reads the same (1 and 1).
-Without the twin's preference an unseen ten of clubs read Ts stood (body clubs 0.50, spades 0.42)."""
+suit alone (:func:`suit_evidence`) reach it, the body giving no other rank this or more and the
+card's suit at least :data:`SUIT_OVER_TWIN` times the other black suit. The check asks the body
+about the suit. In a tabled hand a card's body lies partly under the next card, and a body that
+sees a few pips of the right suit says little of the rank (a king of spades 66 pixels wide: spades
+0.996, the king 0.05); the rank's share of the evidence then refused cards the body spoke for. The
+rank was read at the index; a body sure of another rank still refuses it. ``None``: suit and rank
+together only. Thirtieth session, first 1,000 benchmark scenes: seen 5,678 -> 5,682 read right,
+unseen 5,573 -> 5,575 (with :data:`TWIN_VETO_SECOND`), wrong reads the same (3 and 12); 300
+tuning scenes (seeds ``[50505, i]``): seen 1,769 -> 1,770, unseen 1,729 -> 1,731, wrong reads
+the same (models/README.md, "Thirtieth session")."""
+SUIT_OVER_TWIN = 2.0
+"""How many times the other black suit the body must give a small club or spade's own suit for the
+suit alone to speak for it (:data:`SMALL_BLACK_OTHER_RANK`). Tried: the suit merely likelier (16
+cards more on the 1,000 scenes, and an unseen ten of clubs read Ts stood on a body of spades 0.47,
+clubs 0.34, on the tan felt; a body that says next to nothing then adds nothing, and the card stood
+on its index alone)."""
 
 
 def suit_evidence(confidence: float, card: Card, probs: np.ndarray) -> float:
     """The probability of ``card`` from its index (``confidence``) and the suit its body shows, the
     rank taken from the index: :func:`body_evidence` with the body's rank head left out, its "no
     face" share spread over the four suits. 0.0 when the body gives another rank
-    :data:`SMALL_BLACK_OTHER_RANK` or more, or its colour twin's suit as much as the card's own.
+    :data:`SMALL_BLACK_OTHER_RANK` or more, or a club or a spade less than :data:`SUIT_OVER_TWIN`
+    times its colour twin's suit.
 
     >>> p = np.zeros(18); p[[0, 3]] = 0.1, 0.9; p[5 + 12] = 0.9        # spades, an ace
     >>> suit_evidence(0.98, Card.parse("Ks"), p)                       # the body sees another rank
@@ -255,7 +262,7 @@ def suit_evidence(confidence: float, card: Card, probs: np.ndarray) -> float:
     s, r = card.index % 4, card.index // 4
     if SMALL_BLACK_OTHER_RANK is None or np.delete(ranks, r).max() >= SMALL_BLACK_OTHER_RANK:
         return 0.0
-    if card.suit in COLOUR_TWIN_SUITS and suits[colour_twin(card).index % 4] >= suits[s]:
+    if card.suit in COLOUR_TWIN_SUITS and suits[s] < SUIT_OVER_TWIN * suits[colour_twin(card).index % 4]:
         return 0.0
     mine = suits[s] + blind
     other = np.delete(suits, s).max() + blind
