@@ -151,10 +151,12 @@ TWIN_VETO_SUIT = 0.75
 Refusing whenever the body merely prefers the twin took 18 seen and 32 unseen seats of 705 for
 the same wrong seats: in a tabled hand one card's body lies partly under the other."""
 TWIN_VETO_SECOND: float | None = 0.9
-"""A club or a spade the twin veto (:data:`TWIN_VETO_BELOW`) leaves standing is made unreadable too
-when the second body model (:data:`DEFAULT_SUIT_LAYOUT_MODEL`) gives its colour twin's suit this or
-more. That model is never asked to confirm a club or a spade (:data:`SECOND_BODY_SUITS`: it took an
-unseen deck's clubs for spades), but it saw more pip designs, and it can still speak against one.
+"""A club or a spade the twin veto (:data:`TWIN_VETO_BELOW`) leaves standing, its suit not confirmed by
+the first body model (under its ``confirm``, 0.95), is made unreadable too when the second body
+model (:data:`DEFAULT_SUIT_LAYOUT_MODEL`) gives its colour twin's suit this or more. That model is
+never asked to confirm a club or a spade (:data:`SECOND_BODY_SUITS`: it took an unseen deck's
+clubs for spades), but it saw more pip designs, and it can still speak against one. (Asked of every
+card the first veto left, it read two to six more bodies on five of the eight latency views.)
 Thirtieth session: an unseen deck's ace of clubs with an index that looks like a spade's, read As
 at 0.997 on both corners, the first body 0.53 clubs, the second 0.91 (100 tables ``[616161, i]``:
 3 wrong seats -> 2, the same seats identified); on the first 1,000 benchmark scenes unseen wrong
@@ -833,9 +835,10 @@ class OnnxRecognizer:
         """Make unreadable (in place) every club or spade of ``groups`` read from the threshold up to
         :data:`TWIN_VETO_BELOW` on a card narrower than :data:`TWIN_VETO_WIDTH`, not confirmed by its
         body nor checked by it already (``body_checked``), whose body gives its colour twin's suit
-        :data:`TWIN_VETO_SUIT` or more; one body-model call for all of them. Those left standing are
-        shown to the second body model, when there is one, and vetoed when it gives the twin's suit
-        :data:`TWIN_VETO_SECOND` or more (a second call)."""
+        :data:`TWIN_VETO_SUIT` or more; one body-model call for all of them. Those left standing
+        whose suit that body did not confirm (:attr:`body_confirm`) are shown to the second body
+        model, when there is one, and vetoed when it gives the twin's suit :data:`TWIN_VETO_SECOND`
+        or more (a second call)."""
         if self.suit_session is None or TWIN_VETO_BELOW is None:
             return
         at = [(g, i) for g, dets in enumerate(groups) for i, d in enumerate(dets)
@@ -848,7 +851,7 @@ class OnnxRecognizer:
             assert card is not None
             if p[colour_twin(card).index % 4] >= TWIN_VETO_SUIT:
                 groups[g][i] = _unread(groups[g][i])
-            else:
+            elif p[card.index % 4] < self.body_confirm:  # the first body not sure of the suit read
                 left.append((g, i))
         if TWIN_VETO_SECOND is None or self.suit_layout_session is None or not left:
             return
