@@ -655,7 +655,8 @@ def test_r2_a_small_spade_whose_body_shows_its_suit_but_not_its_rank_is_read(rec
     [truth] = [t for t in scene.cards if t.card == "Ks"]
 
     def at_the_king() -> list:
-        return [d for d in recognizer.recognize(scene.image) if math.dist(d.center, truth.center) < 0.45 * scene.card_width]
+        near = 0.45 * scene.card_width
+        return [d for d in recognizer.recognize(scene.image) if math.dist(d.center, truth.center) < near]
 
     [d] = at_the_king()
     assert str(d.card) == "Ks" and d.confidence >= recognizer.threshold
@@ -663,7 +664,8 @@ def test_r2_a_small_spade_whose_body_shows_its_suit_but_not_its_rank_is_read(rec
     assert all(d.card is None for d in at_the_king())
 
 
-def test_r2_the_body_still_refuses_a_small_spade_by_another_rank_or_the_other_black_suit(recognizer, monkeypatch) -> None:
+def test_r2_the_body_still_refuses_a_small_spade_by_another_rank_or_the_other_black_suit(recognizer,
+                                                                                         monkeypatch) -> None:
     """A small spade read at 0.98 whose body is unsure of the rank stands on its suit; it is refused
     when the body is sure of another rank, or gives spades less than twice what it gives clubs."""
     import vision.recognize as R
@@ -674,7 +676,8 @@ def test_r2_the_body_still_refuses_a_small_spade_by_another_rank_or_the_other_bl
         probs = np.zeros(pips.N_SUIT_CLASSES + pips.N_RANKS, np.float32)
         for k, v in body.items():
             probs[k] = v
-        monkeypatch.setattr(recognizer, "body_probs", lambda frame, quads, session=None: np.tile(probs, (len(quads), 1)))
+        monkeypatch.setattr(recognizer, "body_probs",
+                            lambda frame, quads, session=None: np.tile(probs, (len(quads), 1)))
         [d] = recognizer._assemble([_corner(scene.cards[0])], [Reading(Card.parse("7s"), 0.98)], scene.image)
         return str(d.card)
 

@@ -218,6 +218,12 @@ def body_evidence(confidence: float, card: Card, probs: np.ndarray) -> float:
     s, r = card.index % 4, card.index // 4
     mine = suits[s] * ranks[r] + blind
     other = max(np.delete(suits, s).max() * ranks[r], suits[s] * np.delete(ranks, r).max()) + blind
+    return _weighed(confidence, mine, other)
+
+
+def _weighed(confidence: float, mine: float, other: float) -> float:
+    """The index's ``confidence`` in a card weighed with what the body gives it (``mine``) and its
+    likeliest rival (``other``), the index's remaining ``1 - confidence`` all on that rival."""
     whole = confidence * mine + (1.0 - confidence) * other
     return 0.0 if whole <= 0.0 else float(confidence * mine / whole)
 
@@ -266,10 +272,7 @@ def suit_evidence(confidence: float, card: Card, probs: np.ndarray) -> float:
         return 0.0
     if card.suit in COLOUR_TWIN_SUITS and suits[s] < SUIT_OVER_TWIN * suits[colour_twin(card).index % 4]:
         return 0.0
-    mine = suits[s] + blind
-    other = np.delete(suits, s).max() + blind
-    whole = confidence * mine + (1.0 - confidence) * other
-    return 0.0 if whole <= 0.0 else float(confidence * mine / whole)
+    return _weighed(confidence, suits[s] + blind, np.delete(suits, s).max() + blind)
 
 
 KEEP_FLOAT_POOLING = ["QDQPropagationTransformer"]
@@ -957,9 +960,9 @@ class OnnxRecognizer:
         the threshold but below :attr:`small_black_body_check`) and of the cards read from
         :attr:`body_floor` up to the threshold, those whose index and body together
         (:func:`body_evidence`) reach the threshold (a small club or spade of ``doubtful``, asked of
-        the first body model: or its index and the body's suit, :data:`SMALL_BLACK_OTHER_RANK`); those read below the threshold are raised to it
-        in ``dets`` (``confirmed_by_body``), some after a second look at their body at other sizes
-        (:data:`BODY_SCALES`, a second model call). Of the cards contested between a club and a
+        the first body model: or its index and the body's suit, :data:`SMALL_BLACK_OTHER_RANK`);
+        those read below the threshold are raised to it in ``dets`` (``confirmed_by_body``), some
+        after a second look at their body at other sizes (:data:`BODY_SCALES`, a second model call). Of the cards contested between a club and a
         spade of one rank at its own index corners (:attr:`body_contests`), those where it confirms
         one of the two, suit (:attr:`body_confirm`) and rank (:attr:`body_rank_confirm`), read as
         that card at the threshold; any other contest (more cards, or two readings of one place,
@@ -1008,9 +1011,8 @@ class OnnxRecognizer:
             card = dets[i].card
             assert card is not None
             evidence = body_evidence(dets[i].confidence, card, p)
-            if (SMALL_BLACK_OTHER_RANK is not None and evidence < self.threshold and i in small_doubtful
-                    and session is self.suit_session and card.rank != Rank.QUEEN
-                    and dets[i].confidence >= self.threshold):
+            if (evidence < self.threshold and i in small_doubtful and session is self.suit_session
+                    and card.rank != Rank.QUEEN and dets[i].confidence >= self.threshold):
                 evidence = suit_evidence(dets[i].confidence, card, p)
             if (evidence < self.threshold and i in rescue and card.suit in COLOUR_TWIN_SUITS
                     and body_evidence(dets[i].colour_twin_confidence, colour_twin(card), p) >= self.threshold):
