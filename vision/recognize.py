@@ -370,6 +370,36 @@ class Recognizer(Protocol):
 # ---------------------------------------------------------------------------------------------
 
 
+BLANK_FROM: int | None = 16
+"""Column of an index crop (of :data:`vision.detect.CROP_W`) from which the blanked look paints the
+crop over with its card stock (:meth:`OnnxRecognizer._blank_look`): 0.15 card widths from the
+card's edge, past the index of every deck here and short of a real design's pips and court frames;
+``None``: no blanked look."""
+BLANK_LOOK_BELOW = 0.5
+"""The blanked look reads a corner anew only where the index classifier read no card at this or
+more (or the same card, unsure)."""
+
+BLANK_LOOK_SHIFTS: tuple[tuple[float, float], ...] = SECOND_LOOK_SHIFTS
+"""Shifts of the blanked crops whose mean must reach the threshold (those of a second look): one
+blanked crop of a place with no index can read a card (thirty-first session)."""
+
+
+def blank_beside(crop: np.ndarray, x0: int | None = None) -> np.ndarray:
+    """``crop`` with its columns from ``x0`` (default :data:`BLANK_FROM`) on painted the brightness
+    of its card stock (the 90th percentile of the columns before).
+
+    >>> c = np.full((48, 28), 200, np.uint8); c[10:20, 3:9] = 20; c[5:30, 18:26] = 40
+    >>> b = blank_beside(c, 16)
+    >>> int(b[:, 16:].min()), int(b[10:20, 3:9].max())
+    (200, 20)
+    """
+    x0 = BLANK_FROM if x0 is None else x0
+    assert x0 is not None
+    out = crop.copy()
+    out[:, x0:] = np.percentile(crop[:, :x0], 90, axis=(0, 1))
+    return out
+
+
 def preprocess(crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     """Stack ``CROP_H x CROP_W`` uint8 crops into a float32 ``N x C x H x W`` tensor: grayscale
     crops give ``C = 1``, BGR crops (``CROP_H x CROP_W x 3``) give ``C = 3`` in B, G, R order.
@@ -1127,7 +1157,8 @@ class OnnxRecognizer:
         threshold read again by the layout index model (:data:`DEFAULT_LAYOUT_MODEL`): where it gives
         a card at least its own threshold, checked against the colour of its print like any read,
         that read becomes the corner's :attr:`Reading.alt` (the index classifier's reading stays;
-        :meth:`_assemble` decides). Unchanged without a layout model. ``frame`` as
+        :meth:`_assemble` decides). The corners it reads no card at are given the blanked look
+        (:meth:`_blank_look`), which may change their reading. Unchanged without a layout model. ``frame`` as
         :meth:`read_corners` crops it (grayscale for a grayscale model); ``crops``: its crops of
         ``corners`` when the caller has them; ``cut``: the corners the frame's edge cuts
         (:func:`off_frame`), which are not read, when the caller has found them."""
@@ -1147,6 +1178,10 @@ class OnnxRecognizer:
         probs = self.layout_session.run(None, {self.layout_input_name: preprocess(picked)})[0]
         found = [(i, Reading(Card.from_index(k), float(p[k]), layout=True))
                  for i, p in zip(todo, probs) for k in [int(p[:NOT_INDEX].argmax())] if p[k] >= self.layout_threshold]
+        if BLANK_FROM is not None:
+            have = {i for i, _ in found}
+            self._blank_look(frame, corners, [(i, c) for i, c in zip(todo, picked) if i not in have], out,
+                             colour_frame, stock)
         if not found:
             return out
         new = [r for _, r in found]
@@ -1156,6 +1191,44 @@ class OnnxRecognizer:
             if r.card is not None:  # (a read the print's colour refuses leaves the corner as it was)
                 out[i] = dataclasses.replace(out[i], alt=r)
         return out
+
+    def _blank_look(self, frame: np.ndarray, corners: Sequence[detect.Corner], todo: Sequence[tuple[int, np.ndarray]],
+                    out: list[Reading], colour_frame: np.ndarray | None, stock: np.ndarray | None) -> None:
+        """A look at the index alone (in place): each corner of ``todo`` (``(i, crop)``: not read
+        sure, nor by the layout model) is read again with the crop's side away from the card's edge
+        painted over (:func:`blank_beside`). A real design prints a big pip or the court's picture
+        frame right beside its index, and the index classifier, which learnt that an index stands
+        on plain stock, takes the crop for no index at all (models/README.md, thirty-first session).
+
+        A corner read no card at :data:`BLANK_LOOK_BELOW` or more, or read the same card unsure,
+        takes the card so read when the mean over its blanked crops (in place and at the four
+        other :data:`BLANK_LOOK_SHIFTS`) reaches the threshold and its print's colour agrees; the
+        card then meets every check an index read meets."""
+        if not todo:
+            return
+        colour = self.input_channels == 3
+        probs = self.infer(preprocess([blank_beside(c) for _, c in todo]))
+        hits = []
+        for (i, _), p in zip(todo, probs):
+            k = int(p[:NOT_INDEX].argmax())
+            card, was = Card.from_index(k), out[i]
+            if p[k] >= self.threshold and (was.card is None or was.confidence < BLANK_LOOK_BELOW or was.card == card):
+                hits.append((i, card, float(p[k])))
+        if not hits:
+            return
+        shifts = [(dx, dy, 0.0, 0.0) for dx, dy in BLANK_LOOK_SHIFTS if (dx, dy) != (0.0, 0.0)]
+        more = self.infer(preprocess([blank_beside(detect.crop_corner(frame, corners[i], j, color=colour))
+                                      for i, _, _ in hits for j in shifts])).reshape(len(hits), len(shifts), N_CLASSES)
+        sure = [(i, Reading(card, m)) for (i, card, first), q in zip(hits, more)
+                for m in [(float(q[:, card.index].sum()) + first) / (len(shifts) + 1)] if m >= self.threshold]
+        if not sure:
+            return
+        reads = [r for _, r in sure]
+        if colour_frame is not None and colour_frame.ndim == 3:
+            reads = suit_colour_checks(reads, colour_frame, [corners[i] for i, _ in sure], stock)
+        for (i, _), r in zip(sure, reads):
+            if r.card is not None:
+                out[i] = r
 
     def _look_again(self, frame: np.ndarray, corners: Sequence[detect.Corner], probs: np.ndarray) -> None:
         """A second look at the corners read as a card below the threshold but at
