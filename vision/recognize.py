@@ -1156,9 +1156,9 @@ class OnnxRecognizer:
         """``readings`` with each corner the index classifier did not read as a card at or above the
         threshold read again by the layout index model (:data:`DEFAULT_LAYOUT_MODEL`): where it gives
         a card at least its own threshold, checked against the colour of its print like any read,
-        that read becomes the corner's :attr:`Reading.alt` (the index classifier's reading stays;
-        :meth:`_assemble` decides). The corners it reads no card at are given the blanked look
-        (:meth:`_blank_look`), which may change their reading. Unchanged without a layout model. ``frame`` as
+        that read becomes the corner's :attr:`Reading.alt` (:meth:`_assemble` decides). The same
+        corners are given the blanked look (:meth:`_blank_look`), which may change the index
+        classifier's reading of them. Unchanged without a layout model. ``frame`` as
         :meth:`read_corners` crops it (grayscale for a grayscale model); ``crops``: its crops of
         ``corners`` when the caller has them; ``cut``: the corners the frame's edge cuts
         (:func:`off_frame`), which are not read, when the caller has found them."""
@@ -1179,9 +1179,7 @@ class OnnxRecognizer:
         found = [(i, Reading(Card.from_index(k), float(p[k]), layout=True))
                  for i, p in zip(todo, probs) for k in [int(p[:NOT_INDEX].argmax())] if p[k] >= self.layout_threshold]
         if BLANK_FROM is not None:
-            have = {i for i, _ in found}
-            self._blank_look(frame, corners, [(i, c) for i, c in zip(todo, picked) if i not in have], out,
-                             colour_frame, stock)
+            self._blank_look(frame, corners, list(zip(todo, picked)), out, colour_frame, stock)
         if not found:
             return out
         new = [r for _, r in found]
@@ -1195,7 +1193,7 @@ class OnnxRecognizer:
     def _blank_look(self, frame: np.ndarray, corners: Sequence[detect.Corner], todo: Sequence[tuple[int, np.ndarray]],
                     out: list[Reading], colour_frame: np.ndarray | None, stock: np.ndarray | None) -> None:
         """A look at the index alone (in place): each corner of ``todo`` (``(i, crop)``: not read
-        sure, nor by the layout model) is read again with the crop's side away from the card's edge
+        sure) is read again with the crop's side away from the card's edge
         painted over (:func:`blank_beside`). A real design prints a big pip or the court's picture
         frame right beside its index, and the index classifier, which learnt that an index stands
         on plain stock, takes the crop for no index at all (models/README.md, thirty-first session).
