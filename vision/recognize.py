@@ -1179,7 +1179,8 @@ class OnnxRecognizer:
         found = [(i, Reading(Card.from_index(k), float(p[k]), layout=True))
                  for i, p in zip(todo, probs) for k in [int(p[:NOT_INDEX].argmax())] if p[k] >= self.layout_threshold]
         if BLANK_FROM is not None:
-            self._blank_look(frame, corners, list(zip(todo, picked)), out, colour_frame, stock)
+            self._blank_look(frame, corners, list(zip(todo, picked)), out, colour_frame, stock,
+                             {i: r.card for i, r in found})
         if not found:
             return out
         new = [r for _, r in found]
@@ -1191,7 +1192,8 @@ class OnnxRecognizer:
         return out
 
     def _blank_look(self, frame: np.ndarray, corners: Sequence[detect.Corner], todo: Sequence[tuple[int, np.ndarray]],
-                    out: list[Reading], colour_frame: np.ndarray | None, stock: np.ndarray | None) -> None:
+                    out: list[Reading], colour_frame: np.ndarray | None, stock: np.ndarray | None,
+                    layout: dict[int, Card | None] | None = None) -> None:
         """A look at the index alone (in place): each corner of ``todo`` (``(i, crop)``: not read
         sure) is read again with the crop's side away from the card's edge
         painted over (:func:`blank_beside`). A real design prints a big pip or the court's picture
@@ -1210,7 +1212,8 @@ class OnnxRecognizer:
         for (i, _), p in zip(todo, probs):
             k = int(p[:NOT_INDEX].argmax())
             card, was = Card.from_index(k), out[i]
-            if p[k] >= self.threshold and (was.card is None or was.confidence < BLANK_LOOK_BELOW or was.card == card):
+            if (p[k] >= self.threshold and (was.card is None or was.confidence < BLANK_LOOK_BELOW or was.card == card)
+                    and (layout or {}).get(i, card) == card):
                 hits.append((i, card, float(p[k])))
         if not hits:
             return
