@@ -384,19 +384,27 @@ BLANK_LOOK_SHIFTS: tuple[tuple[float, float], ...] = SECOND_LOOK_SHIFTS
 blanked crop of a place with no index can read a card (thirty-first session)."""
 
 
-def blank_beside(crop: np.ndarray, x0: int | None = None) -> np.ndarray:
-    """``crop`` with its columns from ``x0`` (default :data:`BLANK_FROM`) on painted the brightness
-    of its card stock (the 90th percentile of the columns before).
+def blank_beside(crops: Sequence[np.ndarray] | np.ndarray, x0: int | None = None) -> np.ndarray:
+    """The crops (``N x H x W``, or ``N x H x W x 3``) with their columns from ``x0`` (default
+    :data:`BLANK_FROM`) on painted the brightness of each crop's card stock (the 90th percentile of
+    its columns before), one array.
 
     >>> c = np.full((48, 28), 200, np.uint8); c[10:20, 3:9] = 20; c[5:30, 18:26] = 40
-    >>> b = blank_beside(c, 16)
+    >>> b = blank_beside([c], 16)[0]
     >>> int(b[:, 16:].min()), int(b[10:20, 3:9].max())
     (200, 20)
     """
     x0 = BLANK_FROM if x0 is None else x0
     assert x0 is not None
-    out = crop.copy()
-    out[:, x0:] = np.percentile(crop[:, :x0], 90, axis=(0, 1))
+    out = np.array(crops, copy=True)
+    if len(out) == 0:
+        return out
+    left = out[:, :, :x0]
+    if out.ndim == 4:  # colour: each channel's own stock
+        stock = np.percentile(left.reshape(len(out), -1, out.shape[-1]), 90, axis=1)[:, None, None, :]
+    else:
+        stock = np.percentile(left.reshape(len(out), -1), 90, axis=1)[:, None, None]
+    out[:, :, x0:] = stock
     return out
 
 
@@ -1207,7 +1215,7 @@ class OnnxRecognizer:
         if not todo:
             return
         colour = self.input_channels == 3
-        probs = self.infer(preprocess([blank_beside(c) for _, c in todo]))
+        probs = self.infer(preprocess(blank_beside([c for _, c in todo])))
         hits = []
         for (i, _), p in zip(todo, probs):
             k = int(p[:NOT_INDEX].argmax())
@@ -1218,8 +1226,9 @@ class OnnxRecognizer:
         if not hits:
             return
         shifts = [(dx, dy, 0.0, 0.0) for dx, dy in BLANK_LOOK_SHIFTS if (dx, dy) != (0.0, 0.0)]
-        more = self.infer(preprocess([blank_beside(detect.crop_corner(frame, corners[i], j, color=colour))
-                                      for i, _, _ in hits for j in shifts])).reshape(len(hits), len(shifts), N_CLASSES)
+        more = self.infer(preprocess(blank_beside([detect.crop_corner(frame, corners[i], j, color=colour)
+                                                   for i, _, _ in hits for j in shifts])))
+        more = more.reshape(len(hits), len(shifts), N_CLASSES)
         sure = [(i, Reading(card, m)) for (i, card, first), q in zip(hits, more)
                 for m in [(float(q[:, card.index].sum()) + first) / (len(shifts) + 1)] if m >= self.threshold]
         if not sure:
