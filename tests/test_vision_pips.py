@@ -690,3 +690,30 @@ def test_r2_the_body_still_refuses_a_small_spade_by_another_rank_or_the_other_bl
     assert read({3: 0.8, 0: 0.1, 4: 0.1, seven: 0.05, eight: 0.6}) == "None"  # sure of another rank
     assert read({3: 0.3, 0: 0.6, 4: 0.1, seven: 0.05, eight: 0.3}) == "None"  # likes clubs better
     assert read({3: 0.5, 0: 0.3, 4: 0.2, seven: 0.05, eight: 0.3}) == "None"  # spades, but not twice clubs
+
+
+def test_r2_the_twin_rescue_does_not_stand_where_the_second_body_model_says_the_index_suit(recognizer,
+                                                                                       monkeypatch) -> None:
+    """Table 17 seat 3 as above: the ten's index reads Tc unsure, its first body model says spades, and
+    the twin rescue reads Ts. Where the second body model says clubs (0.5 or more: a real design's 2s
+    read 2c by the first body model, whose second body model said spades 0.97), the rescue does not
+    stand and the seat is not identifiable; with ``TWIN_RESCUE_SECOND`` off it is identified."""
+    import vision.recognize as R
+
+    real = recognizer.body_probs
+
+    def body_probs(frame, quads, session=None):  # type: ignore[no-untyped-def]
+        probs = real(frame, quads, session)
+        if session is recognizer.suit_layout_session:
+            probs = probs.copy()
+            probs[:, : pips.N_SUIT_CLASSES] = 0.0
+            probs[:, 0] = 0.97  # clubs
+            probs[:, 3] = 0.03
+        return probs
+
+    monkeypatch.setattr(recognizer, "body_probs", body_probs)
+    view, _, truth = _table_seat(recognizer, render.TRAIN_DECKS, 17, 3)
+    assert truth == ["4c", "Ts"] and not view.identifiable
+    monkeypatch.setattr(R, "TWIN_RESCUE_SECOND", None)
+    view, _, _ = _table_seat(recognizer, render.TRAIN_DECKS, 17, 3)
+    assert view.identifiable and sorted(map(str, view.cards)) == truth

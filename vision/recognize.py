@@ -378,6 +378,12 @@ card's edge, past the index of every deck here and short of a real design's pips
 BLANK_LOOK_BELOW = 0.5
 """The blanked look reads a corner anew only where the index classifier read no card at this or
 more (or the same card, unsure)."""
+TWIN_RESCUE_SECOND: float | None = 0.5
+"""The twin rescue (a club or a spade read unsure at its index, read as its colour twin when the
+index's probability of the twin and the first body model reach the threshold) does not stand where
+the second body model, when there is one, gives the suit the index read this much or more: the
+first body model took a real design's 2s for a club at 0.97, the second said spades at 0.97
+(thirty-first session). ``None``: the second body model is not asked."""
 
 BLANK_LOOK_SHIFTS: tuple[tuple[float, float], ...] = SECOND_LOOK_SHIFTS
 """Shifts of the blanked crops whose mean must reach the threshold (those of a second look): one
@@ -1053,7 +1059,8 @@ class OnnxRecognizer:
                     and card.rank != Rank.QUEEN and dets[i].confidence >= self.threshold):
                 evidence = suit_evidence(dets[i].confidence, card, p)
             if (evidence < self.threshold and i in rescue and card.suit in COLOUR_TWIN_SUITS
-                    and body_evidence(dets[i].colour_twin_confidence, colour_twin(card), p) >= self.threshold):
+                    and body_evidence(dets[i].colour_twin_confidence, colour_twin(card), p) >= self.threshold
+                    and not self._second_body_says(frame, dets[i], card, session)):
                 dets[i] = dataclasses.replace(dets[i], card=colour_twin(card), confidence=self.threshold, indices_read=1,
                                               confirmed_by_body=True, colour_twin_confidence=dets[i].confidence)
                 confirmed.add(i)
@@ -1079,6 +1086,15 @@ class OnnxRecognizer:
                     dets[i] = dataclasses.replace(d, confidence=self.threshold, confirmed_by_body=True)
                     confirmed.add(i)
         return confirmed
+
+    def _second_body_says(self, frame: np.ndarray, det: Detection, card: Card,  # type: ignore[no-untyped-def]
+                          session) -> bool:
+        """Whether the second body model gives ``card``'s suit :data:`TWIN_RESCUE_SECOND` or more on
+        ``det``'s body, when ``session`` is the first body model's and there is a second."""
+        if TWIN_RESCUE_SECOND is None or self.suit_layout_session is None or session is not self.suit_session:
+            return False
+        p = self.body_probs(frame, [det.corners], self.suit_layout_session)[0]
+        return bool(p[card.index % 4] >= TWIN_RESCUE_SECOND)
 
     def body_probs(self, frame: np.ndarray, quads: Sequence[Sequence[tuple[float, float]]],
                    session=None) -> np.ndarray:  # type: ignore[no-untyped-def]
