@@ -17,7 +17,7 @@ import dataclasses
 import math
 import pathlib
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -162,6 +162,12 @@ at 0.997 on both corners, the first body 0.53 clubs, the second 0.91 (100 tables
 3 wrong seats -> 2, the same seats identified); on the first 1,000 benchmark scenes unseen wrong
 reads 13 -> 12 for one card, seen and ``letele`` unchanged (models/README.md). ``None``: no such
 check."""
+TWIN_RESCUE_SECOND: float | None = 0.5
+"""The twin rescue (a club or a spade read unsure at its index, read as its colour twin when the
+index's probability of the twin and the first body model reach the threshold) does not stand where
+the second body model, when there is one, gives the suit the index read this much or more: the
+first body model took a real design's 2s for a club at 0.97, the second said spades at 0.97
+(thirty-first session). ``None``: the second body model is not asked."""
 TWIN_VETO_WIDTH = 100.0
 """Cards at least this wide (pixels) are not vetoed (:data:`TWIN_VETO_BELOW`)."""
 
@@ -378,12 +384,6 @@ card's edge, past the index of every deck here and short of a real design's pips
 BLANK_LOOK_BELOW = 0.5
 """The blanked look reads a corner anew only where the index classifier read no card at this or
 more (or the same card, unsure)."""
-TWIN_RESCUE_SECOND: float | None = 0.5
-"""The twin rescue (a club or a spade read unsure at its index, read as its colour twin when the
-index's probability of the twin and the first body model reach the threshold) does not stand where
-the second body model, when there is one, gives the suit the index read this much or more: the
-first body model took a real design's 2s for a club at 0.97, the second said spades at 0.97
-(thirty-first session). ``None``: the second body model is not asked."""
 
 BLANK_LOOK_SHIFTS: tuple[tuple[float, float], ...] = SECOND_LOOK_SHIFTS
 """Shifts of the blanked crops whose mean must reach the threshold (those of a second look): one
@@ -1087,8 +1087,7 @@ class OnnxRecognizer:
                     confirmed.add(i)
         return confirmed
 
-    def _second_body_says(self, frame: np.ndarray, det: Detection, card: Card,  # type: ignore[no-untyped-def]
-                          session) -> bool:
+    def _second_body_says(self, frame: np.ndarray, det: Detection, card: Card, session: object) -> bool:
         """Whether the second body model gives ``card``'s suit :data:`TWIN_RESCUE_SECOND` or more on
         ``det``'s body, when ``session`` is the first body model's and there is a second."""
         if TWIN_RESCUE_SECOND is None or self.suit_layout_session is None or session is not self.suit_session:
@@ -1217,7 +1216,7 @@ class OnnxRecognizer:
 
     def _blank_look(self, frame: np.ndarray, corners: Sequence[detect.Corner], todo: Sequence[tuple[int, np.ndarray]],
                     out: list[Reading], colour_frame: np.ndarray | None, stock: np.ndarray | None,
-                    layout: dict[int, Card | None] | None = None) -> None:
+                    layout: Mapping[int, Card]) -> None:
         """A look at the index alone (in place): each corner of ``todo`` (``(i, crop)``: not read
         sure) is read again with the crop's side away from the card's edge
         painted over (:func:`blank_beside`). A real design prints a big pip or the court's picture
@@ -1226,8 +1225,9 @@ class OnnxRecognizer:
 
         A corner read no card at :data:`BLANK_LOOK_BELOW` or more, or read the same card unsure,
         takes the card so read when the mean over its blanked crops (in place and at the four
-        other :data:`BLANK_LOOK_SHIFTS`) reaches the threshold and its print's colour agrees; the
-        card then meets every check an index read meets."""
+        other :data:`BLANK_LOOK_SHIFTS`) reaches the threshold, its print's colour agrees and the
+        layout model, where it read the corner (``layout``: corner to card), read the same card;
+        the card then meets every check an index read meets."""
         if not todo:
             return
         colour = self.input_channels == 3
@@ -1237,7 +1237,7 @@ class OnnxRecognizer:
             k = int(p[:NOT_INDEX].argmax())
             card, was = Card.from_index(k), out[i]
             if (p[k] >= self.threshold and (was.card is None or was.confidence < BLANK_LOOK_BELOW or was.card == card)
-                    and (layout or {}).get(i, card) == card):
+                    and layout.get(i, card) == card):
                 hits.append((i, card, float(p[k])))
         if not hits:
             return
