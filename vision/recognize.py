@@ -388,30 +388,57 @@ more (or the same card, unsure)."""
 BLANK_LOOK_SHIFTS: tuple[tuple[float, float], ...] = SECOND_LOOK_SHIFTS
 """Shifts of the blanked crops whose mean must reach the threshold (those of a second look): one
 blanked crop of a place with no index can read a card (thirty-first session)."""
+BLANK_LEAN: float | None = 0.05
+"""A blanked read stands only where the index read as printed (not blanked) does not lean to another
+card: no other card given this much and more than the blanked read's card (thirty-second session).
+``None``: no such check."""
+BLANK_BLACK: float | None = 0.98
+"""The mean over the blanked crops a club or a spade must reach (at least the threshold): clubs and
+spades are the index classifier's one sure confusion (thirty-second session). ``None``: the threshold."""
 
 
-def blank_beside(crops: Sequence[np.ndarray] | np.ndarray, x0: int | None = None) -> np.ndarray:
+def blank_beside(crops: Sequence[np.ndarray] | np.ndarray, x0: int | Sequence[int] | None = None) -> np.ndarray:
     """The crops (``N x H x W``, or ``N x H x W x 3``) with their columns from ``x0`` (default
-    :data:`BLANK_FROM`) on painted the brightness of each crop's card stock (the 90th percentile of
-    its columns before), one array.
+    :data:`BLANK_FROM`; one column for all, or one a crop) on painted the brightness of each crop's
+    card stock (the 90th percentile of its columns before), one array.
 
     >>> c = np.full((48, 28), 200, np.uint8); c[10:20, 3:9] = 20; c[5:30, 18:26] = 40
     >>> b = blank_beside([c], 16)[0]
     >>> int(b[:, 16:].min()), int(b[10:20, 3:9].max())
     (200, 20)
+    >>> b = blank_beside([c, c], [16, 20])
+    >>> int(b[0, :, 16:].min()), int(b[1, 5:30, 18:20].max()), int(b[1, :, 20:].min())
+    (200, 40, 200)
     """
     x0 = BLANK_FROM if x0 is None else x0
     assert x0 is not None
     out = np.array(crops, copy=True)
     if len(out) == 0:
         return out
-    left = out[:, :, :x0]
-    if out.ndim == 4:  # colour: each channel's own stock
-        stock = np.percentile(left.reshape(len(out), -1, out.shape[-1]), 90, axis=1)[:, None, None, :]
-    else:
-        stock = np.percentile(left.reshape(len(out), -1), 90, axis=1)[:, None, None]
-    out[:, :, x0:] = stock
+    cols = np.broadcast_to(np.asarray(x0, np.int64), (len(out),))
+    for col in np.unique(cols).tolist():
+        mine = np.flatnonzero(cols == col)
+        left = out[mine, :, :col]
+        if out.ndim == 4:  # colour: each channel's own stock
+            stock = np.percentile(left.reshape(len(mine), -1, out.shape[-1]), 90, axis=1)[:, None, None, :]
+        else:
+            stock = np.percentile(left.reshape(len(mine), -1), 90, axis=1)[:, None, None]
+        block = out[mine]
+        block[:, :, col:] = stock
+        out[mine] = block
     return out
+
+
+def blank_column(dx: float) -> int:
+    """The column from which a crop shifted ``dx`` card widths inward (a second look's shift,
+    :func:`vision.detect.crop_matrix`) is blanked: where :data:`BLANK_FROM` lies on the card, so a
+    shift toward the card's edge does not paint over the index's right side.
+
+    >>> blank_column(0.0) == BLANK_FROM, blank_column(0.03) - BLANK_FROM, blank_column(-0.03) - BLANK_FROM
+    (True, -3, 3)
+    """
+    assert BLANK_FROM is not None
+    return BLANK_FROM - int(round(dx * detect.CROP_W / (detect.INDEX_X1 - detect.INDEX_X0)))
 
 
 def preprocess(crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
@@ -1225,9 +1252,11 @@ class OnnxRecognizer:
 
         A corner read no card at :data:`BLANK_LOOK_BELOW` or more, or read the same card unsure,
         takes the card so read when the mean over its blanked crops (in place and at the four
-        other :data:`BLANK_LOOK_SHIFTS`) reaches the threshold, its print's colour agrees and the
-        layout model, where it read the corner (``layout``: corner to card), read the same card;
-        the card then meets every check an index read meets."""
+        other :data:`BLANK_LOOK_SHIFTS`, each blanked from the same place on the card,
+        :func:`blank_column`) reaches the threshold (:data:`BLANK_BLACK` for a club or a spade),
+        the index as printed does not lean to another card (:data:`BLANK_LEAN`), its print's colour
+        agrees and the layout model, where it read the corner (``layout``: corner to card), read
+        the same card; the card then meets every check an index read meets."""
         if not todo:
             return
         colour = self.input_channels == 3
@@ -1241,12 +1270,23 @@ class OnnxRecognizer:
                 hits.append((i, card, float(p[k])))
         if not hits:
             return
+        if BLANK_LEAN is not None:  # the index read as printed must not lean to another card
+            crop_of = dict(todo)
+            plain = self.infer(preprocess([crop_of[i] for i, _, _ in hits]))[:, :NOT_INDEX]
+            lean = plain.argmax(axis=1)
+            hits = [h for h, q, k in zip(hits, plain, lean)
+                    if k == h[1].index or q[k] < BLANK_LEAN or q[k] <= q[h[1].index]]
+            if not hits:
+                return
         shifts = [(dx, dy, 0.0, 0.0) for dx, dy in BLANK_LOOK_SHIFTS if (dx, dy) != (0.0, 0.0)]
         more = self.infer(preprocess(blank_beside([detect.crop_corner(frame, corners[i], j, color=colour)
-                                                   for i, _, _ in hits for j in shifts])))
+                                                   for i, _, _ in hits for j in shifts],
+                                                  [blank_column(j[0]) for _ in hits for j in shifts])))
         more = more.reshape(len(hits), len(shifts), N_CLASSES)
         sure = [(i, Reading(card, m)) for (i, card, first), q in zip(hits, more)
-                for m in [(float(q[:, card.index].sum()) + first) / (len(shifts) + 1)] if m >= self.threshold]
+                for m in [(float(q[:, card.index].sum()) + first) / (len(shifts) + 1)]
+                if m >= (max(self.threshold, BLANK_BLACK) if BLANK_BLACK is not None and card.suit in _BLACK_SUITS
+                         else self.threshold)]
         if not sure:
             return
         reads = [r for _, r in sure]
