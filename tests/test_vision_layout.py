@@ -166,7 +166,7 @@ def test_r2_each_blanked_crop_is_blanked_from_the_same_place_on_the_card(recogni
 
 def test_r2_a_blanked_club_or_spade_must_reach_the_higher_bar(recognizer, monkeypatch):
     """An unseen deck's 7c (seed 424242, scene 312) that the index classifier reads 7s at 0.77 reads
-    7s at 0.963 on the mean of its blanked crops: over the threshold, under ``BLANK_BLACK`` (0.97),
+    7s at 0.963 on the mean of its blanked crops: over the threshold, under ``BLANK_BLACK`` (0.98),
     so no 7s is read; at the threshold the wrong card would be."""
     import vision.recognize as R
 

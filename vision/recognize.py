@@ -392,7 +392,7 @@ BLANK_LEAN: float | None = 0.05
 """A blanked read stands only where the index read as printed (not blanked) does not lean to another
 card: no other card given this much and more than the blanked read's card (thirty-second session).
 ``None``: no such check."""
-BLANK_BLACK: float | None = 0.97
+BLANK_BLACK: float | None = 0.98
 """The mean over the blanked crops a club or a spade must reach (at least the threshold): clubs and
 spades are the index classifier's one sure confusion (thirty-second session). ``None``: the threshold."""
 
