@@ -423,9 +423,7 @@ def blank_beside(crops: Sequence[np.ndarray] | np.ndarray, x0: int | Sequence[in
             stock = np.percentile(left.reshape(len(mine), -1, out.shape[-1]), 90, axis=1)[:, None, None, :]
         else:
             stock = np.percentile(left.reshape(len(mine), -1), 90, axis=1)[:, None, None]
-        block = out[mine]
-        block[:, :, col:] = stock
-        out[mine] = block
+        out[mine, :, col:] = stock
     return out
 
 
@@ -1283,10 +1281,10 @@ class OnnxRecognizer:
                                                    for i, _, _ in hits for j in shifts],
                                                   [blank_column(j[0]) for _ in hits for j in shifts])))
         more = more.reshape(len(hits), len(shifts), N_CLASSES)
+        black = self.threshold if BLANK_BLACK is None else max(self.threshold, BLANK_BLACK)
         sure = [(i, Reading(card, m)) for (i, card, first), q in zip(hits, more)
                 for m in [(float(q[:, card.index].sum()) + first) / (len(shifts) + 1)]
-                if m >= (max(self.threshold, BLANK_BLACK) if BLANK_BLACK is not None and card.suit in _BLACK_SUITS
-                         else self.threshold)]
+                if m >= (black if card.suit in _BLACK_SUITS else self.threshold)]
         if not sure:
             return
         reads = [r for _, r in sure]
