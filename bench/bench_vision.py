@@ -9,7 +9,9 @@ Where the misses come from (no proposal, not read, lost after a read): ``bench/v
 
 Scenes are rendered from seeds no training run uses (``default_rng([424242, i])``). Deck sets: seen
 (the training decks), unseen (procedural decks never trained on) and, when it has been fetched
-(``python -m vision.fetch_deck``), letele (a real CC0 deck design, never trained on).
+(``python -m vision.fetch_deck``), letele (a real CC0 deck design, never trained on), and, when they have
+been fetched (``python -m vision.fetch_deck --debian``), real (eight real deck designs from Debian's
+card-game packages, GPL art kept for evaluation: ``vision.render.REAL_DECKS``).
 
 Card reads:
   right  = face-up cards with an index corner fully in view, read as the right card at or above the
@@ -98,6 +100,7 @@ def read_accuracy(rec, decks, n: int, seed: int = 424242, transform=None) -> dic
     readable = right = wrong = reads = 0
     wrong_examples = []
     buckets = {"52-70": [0, 0], "70-100": [0, 0], "100-150": [0, 0]}  # card width px: [readable, right]
+    by_deck: dict[str, list[int]] = {}  # deck: [readable, right, wrong] (a wrong read is its nearest card's deck's)
     for i in range(n):
         scene = bench_scene(decks, seed, i)
         dets = rec.recognize(scene.image if transform is None else transform(scene.image))
@@ -118,10 +121,13 @@ def read_accuracy(rec, decks, n: int, seed: int = 424242, transform=None) -> dic
                     break
             if not ok:
                 wrong += 1
+                j = int(np.argmin(dist)) if len(dist) else -1
+                if j >= 0:
+                    by_deck.setdefault(truths[j].deck, [0, 0, 0])[2] += 1
                 if len(wrong_examples) < 10:
-                    j = int(np.argmin(dist)) if len(dist) else -1
                     wrong_examples.append({"scene": i, "read": str(d.card), "conf": round(d.confidence, 4),
-                                           "nearest": truths[j].card if j >= 0 else None})
+                                           "nearest": truths[j].card if j >= 0 else None,
+                                           "deck": truths[j].deck if j >= 0 else None})
         bucket = "52-70" if scene.card_width < 70 else "70-100" if scene.card_width < 100 else "100-150"
         for j, t in enumerate(truths):
             if t.readable:
@@ -129,9 +135,13 @@ def read_accuracy(rec, decks, n: int, seed: int = 424242, transform=None) -> dic
                 right += j in hit
                 buckets[bucket][0] += 1
                 buckets[bucket][1] += j in hit
+                tally = by_deck.setdefault(t.deck, [0, 0, 0])
+                tally[0] += 1
+                tally[1] += j in hit
     return {"scenes": n, "readable_cards": readable, "right": right, "right_pct": 100.0 * right / max(readable, 1),
             "confident_reads": reads, "wrong": wrong, "wrong_per_1000_cards": 1000.0 * wrong / max(readable, 1),
             "right_pct_by_card_width": {k: round(100.0 * r / max(n, 1), 1) for k, (n, r) in buckets.items()},
+            "by_deck": {k: {"readable": a, "right": r, "wrong": w} for k, (a, r, w) in sorted(by_deck.items())},
             "wrong_examples": wrong_examples}
 
 
@@ -273,8 +283,9 @@ def main(argv=None) -> int:
                     help="first seed of the ten-seat tables (another seed: more tables, the same kind)")
     ap.add_argument("--scene-seed", type=int, default=424242,
                     help="first seed of the scenes (another seed: more scenes, the same kind)")
-    ap.add_argument("--sets", default="seen,unseen,letele",
-                    help="deck sets to read, comma-separated (seen, unseen, letele)")
+    ap.add_argument("--sets", default="seen,unseen,letele,real",
+                    help="deck sets to read, comma-separated (seen, unseen, letele, real); a set of decks "
+                         "not fetched is left out")
     args = ap.parse_args(argv)
     try:  # a deck drawn in a fallback font is another deck: refuse rather than measure it
         render.require_fonts(render.TRAIN_DECKS + render.UNSEEN_DECKS)
@@ -301,9 +312,9 @@ def main(argv=None) -> int:
         out["latency"] = latency(rec)
         print(json.dumps(out["latency"]), flush=True)
     wanted = [w.strip() for w in args.sets.split(",") if w.strip()]
-    unknown = sorted(set(wanted) - {"seen", "unseen", "letele"})
+    unknown = sorted(set(wanted) - {"seen", "unseen", "letele", "real"})
     if unknown:
-        ap.error(f"--sets: unknown deck set(s) {', '.join(unknown)}; expected seen, unseen, letele")
+        ap.error(f"--sets: unknown deck set(s) {', '.join(unknown)}; expected seen, unseen, letele, real")
     sets = [(name, decks) for name, decks in (("seen", render.TRAIN_DECKS), ("unseen", render.UNSEEN_DECKS))
             if name in wanted]
     if "letele" in wanted:
@@ -311,6 +322,13 @@ def main(argv=None) -> int:
             sets.append(("letele", (render.LETELE,)))
         else:
             print("letele deck not fetched (python -m vision.fetch_deck): left out", flush=True)
+    if "real" in wanted:
+        real = render.available(render.REAL_DECKS)  # fetched by `python -m vision.fetch_deck --debian`
+        if real:
+            sets.append(("real", real))
+        if len(real) < len(render.REAL_DECKS):
+            print(f"{len(render.REAL_DECKS) - len(real)} of the real decks not fetched "
+                  "(python -m vision.fetch_deck --debian): left out", flush=True)
     for name, decks in sets:
         if args.scenes:
             out[f"reads_{name}"] = read_accuracy(rec, decks, args.scenes, args.scene_seed)

@@ -53,7 +53,8 @@ def _band(width: float) -> str:
 def _decks(name: str):  # type: ignore[no-untyped-def]
     from vision import render
 
-    return {"seen": render.TRAIN_DECKS, "unseen": render.UNSEEN_DECKS, "letele": (render.LETELE,)}[name]
+    return {"seen": render.TRAIN_DECKS, "unseen": render.UNSEEN_DECKS, "letele": (render.LETELE,),
+            "real": render.available(render.REAL_DECKS)}[name]
 
 
 def classify_scene(rec, scene) -> list[tuple[str, str, float]]:  # type: ignore[no-untyped-def]
@@ -138,7 +139,7 @@ def summary(rows: list[tuple[str, str, float]]) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--set", choices=("seen", "unseen", "letele"), default="seen")
+    ap.add_argument("--set", choices=("seen", "unseen", "letele", "real"), default="seen")
     ap.add_argument("--scenes", type=int, default=300)
     ap.add_argument("--seed", type=int, default=50505, help="scene seeds [seed, i]; the benchmark's is 424242")
     ap.add_argument("--procs", type=int, default=2)

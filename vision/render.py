@@ -228,7 +228,15 @@ LETELE = DeckStyle("letele", "", images="var/decks/letele")
 """Adrian Kennard's SVG deck as packaged in npm ``@letele/playing-cards`` (CC0): a real deck
 design with pictured court cards, kept out of training as a second kind of unseen deck."""
 
-ALL_DECKS = TRAIN_DECKS + MIX_DECKS + MIX2_DECKS + LAYOUT_DECKS + UNSEEN_DECKS + (LETELE,)
+REAL_DECKS: tuple[DeckStyle, ...] = tuple(
+    DeckStyle(name, "", images=f"var/decks/{name}")
+    for name in ("kde-standard", "kde-nicu-white", "kde-tigullio", "kde-dondorf", "gnome-anglo-poker",
+                 "gnome-simplistic", "gnome-tango", "gnome-bellot"))
+"""Eight real deck designs from Debian's card-game packages (``python -m vision.fetch_deck --debian``;
+:data:`vision.fetch_deck.DEBIAN_DECKS`): GPL art (``kde-tigullio`` LGPL), so for evaluation only,
+the benchmark's ``real`` set; no training deck set includes them."""
+
+ALL_DECKS = TRAIN_DECKS + MIX_DECKS + MIX2_DECKS + LAYOUT_DECKS + UNSEEN_DECKS + (LETELE,) + REAL_DECKS
 
 _REPO = pathlib.Path(__file__).resolve().parents[1]
 
