@@ -1371,7 +1371,7 @@ class OnnxRecognizer:
         for k, _, cs in batch:
             per_job[k] = (cs, readings[at : at + len(cs)])
             at += len(cs)
-            out[k] = self._assemble(*per_job[k], colour, veto=False)
+            out[k] = one_place_per_card(self._assemble(*per_job[k], colour, veto=False), stock, self.threshold)
         self._twin_veto([out[k] for k, _, _ in batch], colour)  # type: ignore[misc]
         if wanted is not None:
             more: list[tuple[int, list[detect.Corner]]] = []
@@ -1396,7 +1396,8 @@ class OnnxRecognizer:
             at = 0
             for k, extra in more:
                 cs, rs = per_job[k]
-                out[k] = self._assemble(cs + extra, rs + readings[at : at + len(extra)], colour, veto=False)
+                out[k] = one_place_per_card(self._assemble(cs + extra, rs + readings[at : at + len(extra)], colour,
+                                                           veto=False), stock, self.threshold)
                 at += len(extra)
             self._twin_veto([out[k] for k, _ in more], colour)  # type: ignore[misc]
         return [d if d is not None else [] for d in out]
@@ -1420,7 +1421,8 @@ class OnnxRecognizer:
         if width is not None:
             corners = detect.find_corners(frame, width, roi, masks, felt)
             stock = detect.stock_frame(frame.shape, [(roi, masks)])
-            return self._assemble(corners, self.read_corners(frame, corners, stock=stock), frame)
+            dets = self._assemble(corners, self.read_corners(frame, corners, stock=stock), frame)
+            return one_place_per_card(dets, stock, self.threshold)
         dets = self._search_width(frame, roi, masks, felt)[1]
         if self._any_sure(dets):
             return dets
@@ -1494,7 +1496,10 @@ class OnnxRecognizer:
         apart = [w for w in tried if abs(w / best - 1) > SECOND_WIDTH_APART and tried[w][0] > 0]
         if apart:  # the runner-up's corners join the chosen width's, read in one model call
             corners += detect.find_corners(frame, max(apart, key=tried.__getitem__), roi, masks, felt)
-        return best, self._assemble(corners, self.read_corners(frame, corners, stock=stock), frame)
+        dets = self._assemble(corners, self.read_corners(frame, corners, stock=stock), frame)
+        dets = [fit_to_stock(d, stock) if d.card is not None and d.confidence >= self.threshold else d
+                for d in dets]
+        return best, one_place_per_card(dets, stock, self.threshold)
 
 
 def _scaled(d: Detection, sx: float, sy: float, origin: tuple[int, int]) -> Detection:
@@ -1777,6 +1782,148 @@ def _card_places(dets: Sequence[Detection], widths: Sequence[float],
         out.append(d)
         out_w.append(widths[i])
     return out, out_w
+
+
+SAME_CARD_FAR: float | None = 1.2
+"""Two reads of one card at or above the threshold whose centres lie within this many card widths
+are one card read at two of its corners, and the place that lies on card stock stands
+(:func:`one_place_per_card`); ``None``: both stand (thirty-third session)."""
+
+
+def stock_fit(quad: Sequence[Sequence[float]], stock: np.ndarray, n: int = 8) -> float:
+    """The share of the card ``quad`` (4 x 2, round the card) that lies on card stock (``stock``:
+    a frame-sized mask, :func:`vision.detect.stock_frame`): ``n x n`` points spread over the quad,
+    those off the frame not counted (1.0 when none is on it).
+
+    >>> stock = np.zeros((100, 100), np.uint8); stock[10:50, 10:40] = 255
+    >>> stock_fit([(10, 10), (40, 10), (40, 50), (10, 50)], stock)
+    1.0
+    >>> stock_fit([(10, 10), (70, 10), (70, 50), (10, 50)], stock)
+    0.5
+    >>> stock_fit([(-40, 10), (-10, 10), (-10, 50), (-40, 50)], stock)
+    1.0
+    """
+    q = np.asarray(quad, np.float64)
+    a = (np.arange(n) + 0.5) / n
+    s, t = (g.ravel()[:, None] for g in np.meshgrid(a, a))
+    pts = (1 - s) * (1 - t) * q[0] + s * (1 - t) * q[1] + s * t * q[2] + (1 - s) * t * q[3]
+    h, w = stock.shape[:2]
+    on = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+    if not on.any():
+        return 1.0
+    p = pts[on].astype(np.int64)
+    return float(np.count_nonzero(stock[p[:, 1], p[:, 0]]) / len(p))
+
+
+def one_place_per_card(dets: Sequence[Detection], stock: np.ndarray, threshold: float,
+                       reach: float | None = None) -> list[Detection]:
+    """``dets`` with each card read at or above ``threshold`` at one place only, where two reads of
+    it lie within ``reach`` card widths (default :data:`SAME_CARD_FAR`): a deck has one of each card.
+
+    A deck that prints its index at all four corners (Dondorf) turns the two extra indices to be read
+    from the card's long side: the index classifier reads them, and the card they imply lies turned
+    a quarter about that corner, mostly off the card. Of two places of one card the one more on card
+    stock (:func:`stock_fit`) stands, then the one read at more index corners, then the surer.
+
+    >>> from controller.cards import Card
+    >>> stock = np.zeros((200, 200), np.uint8); stock[20:108, 20:83] = 255
+    >>> card = ((20.0, 20.0), (83.0, 20.0), (83.0, 108.0), (20.0, 108.0))
+    >>> turned = ((83.0, 20.0), (83.0, 83.0), (-5.0, 83.0), (-5.0, 20.0))  # read at its top right corner
+    >>> dets = [Detection(Card.parse("Th"), 0.99, turned, 1), Detection(Card.parse("Th"), 0.97, card, 1)]
+    >>> [(str(d.card), d.corners[0]) for d in one_place_per_card(dets, stock, 0.96)]
+    [('Th', (20.0, 20.0))]
+    >>> len(one_place_per_card(dets, stock, 0.98))  # the second read is not sure: nothing to settle
+    2
+    """
+    reach = SAME_CARD_FAR if reach is None else reach
+    if reach is None:
+        return list(dets)
+    sure = [i for i, d in enumerate(dets) if d.card is not None and d.confidence >= threshold]
+    drop: set[int] = set()
+    fits: dict[int, float] = {}
+
+    def rank(i: int) -> tuple[float, int, float]:
+        if i not in fits:
+            fits[i] = stock_fit(dets[i].corners, stock)
+        return fits[i], dets[i].indices_read, dets[i].confidence
+
+    for x, a in enumerate(sure):
+        for b in sure[x + 1:]:
+            d, e = dets[a], dets[b]
+            if a in drop or b in drop or d.card != e.card:
+                continue
+            width = max(math.dist(d.corners[0], d.corners[1]), math.dist(e.corners[0], e.corners[1]))
+            if math.dist(d.center, e.center) < reach * width:
+                drop.add(b if rank(a) >= rank(b) else a)
+    return [d for i, d in enumerate(dets) if i not in drop]
+
+
+SHRINK_BELOW: float | None = 0.5
+"""A card the width search read sure at one index corner whose place lies less than this much on card
+stock (:func:`stock_fit`) is placed at a smaller width where the stock shows the card's edges
+(:func:`fit_to_stock`); ``None``: never (thirty-third session)."""
+SHRINK_SCALES = (0.9, 0.8, 0.7, 0.6, 0.5)
+"""The widths tried for such a card, as shares of the width it was read at, largest first."""
+
+
+def _quad_at(x: float, y: float, ux: float, uy: float, w: float) -> list[tuple[float, float]]:
+    """The card of width ``w`` whose index corner is ``(x, y)``, short side along ``(ux, uy)``."""
+    h = w * detect.ASPECT
+    vx, vy = -uy, ux
+    return [(x, y), (x + ux * w, y + uy * w), (x + ux * w + vx * h, y + uy * w + vy * h), (x + vx * h, y + vy * h)]
+
+
+def fit_to_stock(d: Detection, stock: np.ndarray) -> Detection:
+    """``d`` placed where the card stock says, when it was read at a width far larger than the card.
+
+    The width search reads a frame at the width whose crops read best; a deck that prints a much
+    larger index than the training decks (KDE's Nicu decks: about 1.7 times) reads best at that
+    multiple of its width, and the card it implies then lies mostly off the card. When ``d`` was read
+    at one index corner and its place is less than :data:`SHRINK_BELOW` on stock, the widths of
+    :data:`SHRINK_SCALES` are tried from that corner: the first whose card lies on stock (0.9) and
+    ends where the stock ends (beyond its two far edges at most a third is stock: a card fanned under
+    others, or covered, is not cut down to the part in view) places it. The read itself is unchanged.
+
+    >>> from controller.cards import Card
+    >>> stock = np.zeros((300, 300), np.uint8); stock[20:108, 20:83] = 255  # a card 63 x 88
+    >>> big = Detection(Card.parse("6c"), 0.99, tuple(_quad_at(20.0, 20.0, 1.0, 0.0, 110.0)), 1,
+    ...                 read_at=((20.0, 20.0, 1.0, 0.0),))
+    >>> [tuple(round(v) for v in p) for p in fit_to_stock(big, stock).corners]
+    [(20, 20), (86, 20), (86, 112), (20, 112)]
+    >>> stock[20:108, 83:200] = 255  # a card beside it: where the card ends is not known
+    >>> fit_to_stock(big, stock) is big
+    True
+    """
+    if SHRINK_BELOW is None or d.indices_read != 1 or len(d.read_at) != 1 or d.card is None:
+        return d
+    if stock_fit(d.corners, stock) >= SHRINK_BELOW:
+        return d
+    x, y, ux, uy = d.read_at[0]
+    vx, vy = -uy, ux
+    width = math.dist(d.corners[0], d.corners[1])
+    h_img, w_img = stock.shape[:2]
+
+    def beyond(points: np.ndarray) -> float:
+        on = (points[:, 0] >= 0) & (points[:, 0] < w_img) & (points[:, 1] >= 0) & (points[:, 1] < h_img)
+        if not on.any():
+            return 0.0
+        p = points[on].astype(np.int64)
+        return float(np.count_nonzero(stock[p[:, 1], p[:, 0]]) / len(p))
+
+    along = np.linspace(0.1, 0.9, 9)[:, None]
+    for s in SHRINK_SCALES:
+        w = s * width
+        h = w * detect.ASPECT
+        quad = _quad_at(x, y, ux, uy, w)
+        if stock_fit(quad, stock) < 0.9:
+            continue
+        o = np.array([x, y])
+        u, v = np.array([ux, uy]), np.array([vx, vy])
+        past_u = o + 1.08 * w * u + along * h * v
+        past_v = o + 1.06 * h * v + along * w * u
+        if beyond(past_u) <= 1 / 3 and beyond(past_v) <= 1 / 3:
+            return dataclasses.replace(d, corners=tuple((float(a), float(b)) for a, b in quad))
+    return d
 
 
 def _gap(q: np.ndarray, other: np.ndarray) -> float:
