@@ -61,6 +61,16 @@ def test_a_deck_without_a_back_gets_a_plain_one(tmp_path: pathlib.Path) -> None:
 
 
 @needs_rsvg
+def test_a_back_that_pictures_cards_is_replaced_by_a_plain_one(tmp_path: pathlib.Path) -> None:
+    import cv2
+
+    out = fetch_deck.render_svg_deck(_deck_svg(tmp_path / "d.svg", "gnome"), "gnome", tmp_path / "deck",
+                                     own_back=False)
+    assert tuple(cv2.imread(str(out / "B1.png"))[168, 120]) == (40, 40, 150)  # not the deck's blue
+    assert "kde-nicu-white" in fetch_deck.PICTURE_BACKS and fetch_deck.PICTURE_BACKS <= set(fetch_deck.DEBIAN_DECKS)
+
+
+@needs_rsvg
 def test_an_element_that_is_not_card_shaped_is_an_error_naming_it(tmp_path: pathlib.Path) -> None:
     svg = _deck_svg(tmp_path / "d.svg", "kde")
     text, n = re.subn(r'(<g id="7_diamond"><rect x="\d+" y="\d+" width="100" height=")140"', r'\g<1>40"',

@@ -58,6 +58,11 @@ the two packages: French-suited decks with the A K Q J index of poker cards (not
 R D V, nor German or Russian suits, nor ``guyenne-classic``, whose court cards carry no index), each
 design once (GNOME's ``ornamental`` is KDE's Nicu deck)."""
 
+PICTURE_BACKS = frozenset({"kde-nicu-white"})
+"""Decks whose own back is a picture of playing cards (Nicu's: four aces fanned, indices and all),
+which no card room's back is: they get :func:`plain_back`. With its own back, two of the set's three
+wrong reads of another card were aces pictured on a face-down card's back (thirty-third session)."""
+
 _SUITS = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
 _RANKS = {"a": "1", "j": "jack", "q": "queen", "k": "king", **{str(n): str(n) for n in range(2, 11)}}
 
@@ -125,8 +130,9 @@ def _rasterise(svg: pathlib.Path, ident: str, zoom: float, tmp: pathlib.Path) ->
     return pic if pic.shape[2] == 4 else cv2.cvtColor(pic, cv2.COLOR_BGR2BGRA)  # all opaque: written as RGB
 
 
-def render_svg_deck(svg: pathlib.Path, style: str, dest: pathlib.Path) -> pathlib.Path:
-    """Every card (and the back, or :func:`plain_back`) of one multi-card SVG into ``dest``."""
+def render_svg_deck(svg: pathlib.Path, style: str, dest: pathlib.Path, own_back: bool = True) -> pathlib.Path:
+    """Every card (and the back, or :func:`plain_back` where it has none or ``own_back`` is false) of
+    one multi-card SVG into ``dest``."""
     import cv2
 
     ids = card_ids(style)
@@ -139,7 +145,7 @@ def render_svg_deck(svg: pathlib.Path, style: str, dest: pathlib.Path) -> pathli
         faces = {stem: card_from_render(_rasterise(svg, ident, zoom, t), f"{svg.name} {ident}")
                  for stem, ident in ids.items()}
         back = (card_from_render(_rasterise(svg, "back", zoom, t), f"{svg.name} back")
-                if 'id="back"' in text else plain_back())
+                if own_back and 'id="back"' in text else plain_back())
     dest.mkdir(parents=True, exist_ok=True)
     for stem, face in faces.items():
         cv2.imwrite(str(dest / f"{stem}.png"), face)
@@ -170,7 +176,7 @@ def fetch_debian(root: pathlib.Path = REPO / "var" / "decks", names: list[str] |
             _package, inside, style = DEBIAN_DECKS[name]
             svg = t / (name + ".svg")
             svg.write_bytes(gzip.decompress((t / "root" / inside).read_bytes()))
-            out.append(render_svg_deck(svg, style, root / name))
+            out.append(render_svg_deck(svg, style, root / name, own_back=name not in PICTURE_BACKS))
             print(name, flush=True)
     return out
 
