@@ -43,17 +43,18 @@ CARD_SIZE = (240, 336)
 
 KDE = "kdegames-card-data-kf5"
 GNOME = "gnome-cards-data"
-DEBIAN_DECKS: dict[str, tuple[str, str, str]] = {
-    "kde-standard": (KDE, "usr/share/carddecks/svg-standard/standard.svgz", "kde"),
-    "kde-nicu-white": (KDE, "usr/share/carddecks/svg-nicu-white/white.svgz", "kde"),
-    "kde-tigullio": (KDE, "usr/share/carddecks/svg-tigullio-international/tigullio-international.svgz", "kde"),
-    "kde-dondorf": (KDE, "usr/share/carddecks/svg-dondorf/dondorf.svgz", "kde"),
-    "gnome-anglo-poker": (GNOME, "usr/share/aisleriot/cards/anglo_poker.svgz", "gnome"),
-    "gnome-simplistic": (GNOME, "usr/share/aisleriot/cards/simplistic.svgz", "gnome"),
-    "gnome-tango": (GNOME, "usr/share/aisleriot/cards/tango.svgz", "gnome"),
-    "gnome-bellot": (GNOME, "usr/share/aisleriot/cards/bellot.svgz", "gnome"),
+DEBIAN_DECKS: dict[str, tuple[str, str]] = {
+    "kde-standard": (KDE, "usr/share/carddecks/svg-standard/standard.svgz"),
+    "kde-nicu-white": (KDE, "usr/share/carddecks/svg-nicu-white/white.svgz"),
+    "kde-tigullio": (KDE, "usr/share/carddecks/svg-tigullio-international/tigullio-international.svgz"),
+    "kde-dondorf": (KDE, "usr/share/carddecks/svg-dondorf/dondorf.svgz"),
+    "gnome-anglo-poker": (GNOME, "usr/share/aisleriot/cards/anglo_poker.svgz"),
+    "gnome-simplistic": (GNOME, "usr/share/aisleriot/cards/simplistic.svgz"),
+    "gnome-tango": (GNOME, "usr/share/aisleriot/cards/tango.svgz"),
+    "gnome-bellot": (GNOME, "usr/share/aisleriot/cards/bellot.svgz"),
 }
-"""Deck name -> (Debian package, the SVG inside it, how its card ids are spelt). Chosen by eye from
+"""Deck name -> (Debian package, the SVG inside it; the package tells how card ids are spelt,
+:func:`card_ids`). Chosen by eye from
 the two packages: French-suited decks with the A K Q J index of poker cards (not the Paris deck's
 R D V, nor German or Russian suits, nor ``guyenne-classic``, whose court cards carry no index), each
 design once (GNOME's ``ornamental`` is KDE's Nicu deck)."""
@@ -173,9 +174,10 @@ def fetch_debian(root: pathlib.Path = REPO / "var" / "decks", names: list[str] |
             deb = next(t.glob(f"{package}_*.deb"))
             subprocess.run(["dpkg-deb", "-x", str(deb), str(t / "root")], check=True)
         for name in names:
-            _package, inside, style = DEBIAN_DECKS[name]
+            package, inside = DEBIAN_DECKS[name]
             svg = t / (name + ".svg")
             svg.write_bytes(gzip.decompress((t / "root" / inside).read_bytes()))
+            style = "kde" if package == KDE else "gnome"
             out.append(render_svg_deck(svg, style, root / name, own_back=name not in PICTURE_BACKS))
             print(name, flush=True)
     return out

@@ -1806,12 +1806,17 @@ def stock_fit(quad: Sequence[Sequence[float]], stock: np.ndarray, n: int = 8) ->
     q = np.asarray(quad, np.float64)
     a = (np.arange(n) + 0.5) / n
     s, t = (g.ravel()[:, None] for g in np.meshgrid(a, a))
-    pts = (1 - s) * (1 - t) * q[0] + s * (1 - t) * q[1] + s * t * q[2] + (1 - s) * t * q[3]
+    return _on_stock((1 - s) * (1 - t) * q[0] + s * (1 - t) * q[1] + s * t * q[2] + (1 - s) * t * q[3], stock, 1.0)
+
+
+def _on_stock(points: np.ndarray, stock: np.ndarray, none_on_frame: float) -> float:
+    """The share of ``points`` (``N x 2``, frame pixels) on the frame that lie on ``stock``;
+    ``none_on_frame`` when none is on the frame."""
     h, w = stock.shape[:2]
-    on = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+    on = (points[:, 0] >= 0) & (points[:, 0] < w) & (points[:, 1] >= 0) & (points[:, 1] < h)
     if not on.any():
-        return 1.0
-    p = pts[on].astype(np.int64)
+        return none_on_frame
+    p = points[on].astype(np.int64)
     return float(np.count_nonzero(stock[p[:, 1], p[:, 0]]) / len(p))
 
 
@@ -1866,13 +1871,6 @@ SHRINK_SCALES = (0.9, 0.8, 0.7, 0.6, 0.5)
 """The widths tried for such a card, as shares of the width it was read at, largest first."""
 
 
-def _quad_at(x: float, y: float, ux: float, uy: float, w: float) -> list[tuple[float, float]]:
-    """The card of width ``w`` whose index corner is ``(x, y)``, short side along ``(ux, uy)``."""
-    h = w * detect.ASPECT
-    vx, vy = -uy, ux
-    return [(x, y), (x + ux * w, y + uy * w), (x + ux * w + vx * h, y + uy * w + vy * h), (x + vx * h, y + vy * h)]
-
-
 def fit_to_stock(d: Detection, stock: np.ndarray) -> Detection:
     """``d`` placed where the card stock says, when it was read at a width far larger than the card.
 
@@ -1886,7 +1884,8 @@ def fit_to_stock(d: Detection, stock: np.ndarray) -> Detection:
 
     >>> from controller.cards import Card
     >>> stock = np.zeros((300, 300), np.uint8); stock[20:108, 20:83] = 255  # a card 63 x 88
-    >>> big = Detection(Card.parse("6c"), 0.99, tuple(_quad_at(20.0, 20.0, 1.0, 0.0, 110.0)), 1,
+    >>> quad = detect.Corner((20.0, 20.0), (1.0, 0.0), (0.0, 1.0), 110.0).card_quad()
+    >>> big = Detection(Card.parse("6c"), 0.99, tuple(map(tuple, quad.tolist())), 1,
     ...                 read_at=((20.0, 20.0, 1.0, 0.0),))
     >>> [tuple(round(v) for v in p) for p in fit_to_stock(big, stock).corners]
     [(20, 20), (86, 20), (86, 112), (20, 112)]
@@ -1899,30 +1898,19 @@ def fit_to_stock(d: Detection, stock: np.ndarray) -> Detection:
     if stock_fit(d.corners, stock) >= SHRINK_BELOW:
         return d
     x, y, ux, uy = d.read_at[0]
-    vx, vy = -uy, ux
+    o, u, v = np.array([x, y]), np.array([ux, uy]), np.array([-uy, ux])  # v: u turned as Corner's is
     width = math.dist(d.corners[0], d.corners[1])
-    h_img, w_img = stock.shape[:2]
-
-    def beyond(points: np.ndarray) -> float:
-        on = (points[:, 0] >= 0) & (points[:, 0] < w_img) & (points[:, 1] >= 0) & (points[:, 1] < h_img)
-        if not on.any():
-            return 0.0
-        p = points[on].astype(np.int64)
-        return float(np.count_nonzero(stock[p[:, 1], p[:, 0]]) / len(p))
-
     along = np.linspace(0.1, 0.9, 9)[:, None]
     for s in SHRINK_SCALES:
         w = s * width
         h = w * detect.ASPECT
-        quad = _quad_at(x, y, ux, uy, w)
+        quad = detect.Corner((x, y), (ux, uy), (-uy, ux), w).card_quad()
         if stock_fit(quad, stock) < 0.9:
             continue
-        o = np.array([x, y])
-        u, v = np.array([ux, uy]), np.array([vx, vy])
         past_u = o + 1.08 * w * u + along * h * v
         past_v = o + 1.06 * h * v + along * w * u
-        if beyond(past_u) <= 1 / 3 and beyond(past_v) <= 1 / 3:
-            return dataclasses.replace(d, corners=tuple((float(a), float(b)) for a, b in quad))
+        if _on_stock(past_u, stock, 0.0) <= 1 / 3 and _on_stock(past_v, stock, 0.0) <= 1 / 3:
+            return dataclasses.replace(d, corners=tuple((float(a), float(b)) for a, b in quad.tolist()))
     return d
 
 
