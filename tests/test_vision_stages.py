@@ -319,7 +319,7 @@ def test_mixed_training_decks_never_use_the_unseen_decks_pips():
 
     unseen_fonts = {d.pips[6:] for d in render.UNSEEN_DECKS if d.pips.startswith("glyph:")}
     assert unseen_fonts == {"Noto Sans Symbols2"}
-    for deck in render.MIX_DECKS + render.MIX2_DECKS + render.LAYOUT_DECKS:
+    for deck in render.MIX_DECKS + render.MIX2_DECKS + render.LAYOUT_DECKS + render.INDEX_DECKS:
         assert deck.pips[6:] not in unseen_fonts and deck.font not in {d.font for d in render.UNSEEN_DECKS}
     assert len({d.name for d in render.ALL_DECKS}) == len(render.ALL_DECKS)
     with pytest.raises(ValueError, match="Noto Sans Symbols2"):
@@ -352,6 +352,41 @@ def test_layouts_never_reach_into_the_index():
         tight = render.card_face(deck, "9c") if deck.pip_spread > 0.9 else None
         if tight is not None:  # the outer pip column stands within a third of a width of the edge
             assert (tight[bottom:, : render.CARD_W // 3] < 128).any()
+
+
+def test_printed_index_styles_stay_whole_in_the_crop_and_clear_of_the_art():
+    """Decks whose indices and stock vary as printed decks' do (``render.INDEX_DECKS``): the
+    variety is there (tall and short ranks, big and small suits, hollow ink, tinted and shaded
+    stock, thick frames); each index lies whole inside the crop the classifier sees, clear of the
+    card's edge; and the centre art never reaches into it (the index corner prints what the deck's
+    standard layout prints there)."""
+    import dataclasses
+
+    from vision import render
+
+    decks = render.INDEX_DECKS
+    assert min(d.rank_scale for d in decks) < 0.95 and max(d.rank_scale for d in decks) > 1.2
+    assert min(d.suit_scale for d in decks) < 0.8 and max(d.suit_scale for d in decks) > 1.4
+    assert sum(d.hollow_ink for d in decks) >= 3 and sum(d.stock != (250, 250, 250) for d in decks) >= 8
+    assert sum(d.stock_shade > 0 for d in decks) >= 4 and sum(d.outline_width > 5 for d in decks) >= 6
+    assert sum(d.condensed <= 0.7 for d in decks) >= 6
+    W, H = render.CARD_W, render.CARD_H
+    for deck in decks:
+        s = deck.index_scale
+        cx = deck.index_x * (1 + (s - 1) * 0.5)
+        right = int(W * (cx + max(0.1 * deck.rank_scale, 0.06 * deck.suit_scale) * s))
+        right = min(right, int(W * 0.24) - 1)  # the standard court panel's left edge
+        bottom = int(H * render.INDEX_BOTTOM_MOST)
+        standard = dataclasses.replace(deck, name=deck.name + "-standard", pip_spread=0.52, pip_rows=0.72,
+                                       pip_size=40, court_art=False, court_inset=0.24)
+        plain = dataclasses.replace(standard, name=deck.name + "-plain", outline=False, border=False,
+                                    stock=(250, 250, 250), stock_shade=0.0)
+        for card in ("Th", "9c", "Qs", "Ad"):
+            a, b = render.card_face(deck, card), render.card_face(standard, card)
+            assert np.array_equal(a[:bottom, :right], b[:bottom, :right]), (deck.name, card)
+            ink = render.card_face(plain, card)[: H // 2, :right].min(axis=2) < 160
+            rows, cols = np.nonzero(ink.any(axis=1))[0], np.nonzero(ink.any(axis=0))[0]
+            assert rows.max() < bottom and cols.min() >= int(W * render.INDEX_LEFT_MOST) - 2, (deck.name, card)
 
 
 def test_ink_mask_keeps_index_glyphs_apart_from_a_printed_border():

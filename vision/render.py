@@ -80,6 +80,29 @@ class DeckStyle:
     court_art: bool = False
     """A court picture: a panel the card's height, busy with shapes in several colours and point
     symmetric, as printed courts are, instead of a plain panel with a letter."""
+    index_y: float = 0.035
+    """Top of the index's rank, card heights."""
+    rank_scale: float = 1.0
+    """The rank's height against the standard index's (times ``index_scale``): printed decks set
+    tall narrow ranks (with ``condensed``) or short wide ones."""
+    suit_scale: float = 1.0
+    """The index suit's size against the standard index's (times ``index_scale``): many printed
+    decks set a suit as wide as the index column or wider, some a small one."""
+    suit_gap: float = 0.012
+    """Space between rank and suit, card heights."""
+    hollow_ink: bool = False
+    """The index drawn as a lighter fill inside a dark line of the suit's colour, as some printed
+    decks draw it (an outlined, embossed look)."""
+    stock: tuple[int, int, int] = (250, 250, 250)
+    """The face's stock colour, RGB: white, or a grey or cream tint."""
+    stock_shade: float = 0.0
+    """A darkening of the stock from the top-left corner to the bottom-right (0: none; 0.2 ends a
+    fifth darker), as decks with shaded faces have."""
+    stock_cylinder: bool = False
+    """Shade the stock across the card instead, darkest down its middle, as if it were bent."""
+    outline_width: int = 5
+    """How wide ``outline`` is drawn: the size of the erosion that leaves the ring (5 is about two
+    pixels on the 240-pixel raster; 11 is a thick frame)."""
     images: str | None = None
     """Folder (relative to the repository) of ready-made card images, ``<S><r>.png`` as in the
     ``@letele/playing-cards`` package (``Sa.png``, ``H10.png``, ``Dq.png``, backs ``B1.png``);
@@ -152,7 +175,7 @@ _MIX_PIP_FONTS = ("DejaVu Sans", "FreeSerif", "DejaVu Serif", "FreeSans", "FreeM
 
 def mixed_decks(n: int, seed: int = 2026, pip_fonts: Sequence[str] = _MIX_PIP_FONTS,
                 stem: tuple[float, float] = (0.06, 0.14), prefix: str = "mix",
-                layouts: bool = False) -> tuple[DeckStyle, ...]:
+                layouts: bool = False, indices: bool = False) -> tuple[DeckStyle, ...]:
     """``n`` decks that mix, at random (seeded), the rank fonts of :data:`TRAIN_DECKS` with suit
     symbols from many fonts or drawn pips of random proportions, index sizes, placements and
     colours: variety of shape (above all of clubs and spades), so the model learns the suit and not
@@ -164,6 +187,7 @@ def mixed_decks(n: int, seed: int = 2026, pip_fonts: Sequence[str] = _MIX_PIP_FO
     :param stem: range of the drawn pips' stem half-width (the base of clubs and spades).
     :param prefix: deck names are ``prefix-NN``.
     :param layouts: vary the centre layout and court pictures too (:func:`_layout`).
+    :param indices: vary the index and the stock as printed decks do (:func:`_index_style`).
     """
     if _UNSEEN_FONTS & set(pip_fonts):
         raise ValueError(f"pip fonts {sorted(_UNSEEN_FONTS & set(pip_fonts))} belong to the unseen decks")
@@ -178,15 +202,62 @@ def mixed_decks(n: int, seed: int = 2026, pip_fonts: Sequence[str] = _MIX_PIP_FO
             shape = (round(float(rng.uniform(0.21, 0.27)), 3), round(float(rng.uniform(0.27, 0.38)), 3),
                      round(float(rng.uniform(*stem)), 3))
         small = rng.random() < 0.3
-        out.append(DeckStyle(
-            f"{prefix}-{i:02d}", str(rng.choice(fonts)), pips, shape, four_colour=bool(rng.random() < 0.2),
+        font = str(rng.choice(fonts))  # drawn first, as it always was
+        style = dict(
+            four_colour=bool(rng.random() < 0.2),
             index_scale=round(float(rng.uniform(0.65, 0.85) if small else rng.uniform(0.85, 1.35)), 2),
             index_x=round(float(rng.uniform(0.07, 0.09) if small else rng.uniform(0.08, 0.12)), 3),
             condensed=round(float(rng.choice([1.0, 1.0, 0.9, 0.8])), 2), border=bool(rng.random() < 0.2),
             outline=bool(rng.random() < 0.3), flat_three=bool(rng.random() < 0.3),
-            back=tuple(int(v) for v in rng.integers(20, 170, 3)),  # type: ignore[arg-type]
-            **(_layout(np.random.default_rng([seed, 7, i])) if layouts else {})))
+            back=tuple(int(v) for v in rng.integers(20, 170, 3)),
+            **(_layout(np.random.default_rng([seed, 7, i])) if layouts else {}))
+        if indices:
+            style.update(_index_style(np.random.default_rng([seed, 11, i]), float(style["index_scale"])))
+        out.append(DeckStyle(f"{prefix}-{i:02d}", font, pips, shape, **style))  # type: ignore[arg-type]
     return tuple(out)
+
+
+INDEX_BOTTOM_MOST = 0.32
+"""The lowest an index of :func:`_index_style` may end, card heights: inside the crop the
+classifier sees (``INDEX_Y1``), so that every training crop holds the whole index."""
+INDEX_LEFT_MOST = 0.03
+"""The least space left of an :func:`_index_style` index, card widths (printed decks never cut it)."""
+
+
+def _index_style(rng: np.random.Generator, scale: float) -> dict:
+    """A mixed deck's index and stock as printed decks vary them (thirty-fourth session, after the
+    real designs of Debian's card-game packages were read 34%: their indices stand higher or lower,
+    set tall narrow ranks or short wide ones, suits as wide as the index column or small, some drawn
+    as a dark line round a lighter fill, on grey, cream or shaded stock with frames up to a thick
+    one). From its own seeded stream; ``scale`` is the deck's ``index_scale``; the index is made
+    smaller where it would end below :data:`INDEX_BOTTOM_MOST`."""
+    out: dict = {"index_y": round(float(rng.uniform(0.015, 0.05)), 3),
+                 "index_x": round(float(rng.uniform(0.065, 0.12)), 3),
+                 "rank_scale": round(float(rng.uniform(0.85, 1.35)), 2),
+                 "suit_scale": round(float(rng.uniform(0.7, 1.6)), 2),
+                 "suit_gap": round(float(rng.uniform(0.0, 0.03)), 3),
+                 "condensed": round(float(rng.choice([1.0, 0.9, 0.8, 0.7, 0.6])), 2),
+                 "hollow_ink": bool(rng.random() < 0.15)}
+    if rng.random() < 0.4:
+        grey = float(rng.uniform(226, 250))
+        cream = float(rng.uniform(0, 12)) if rng.random() < 0.5 else 0.0
+        out["stock"] = (int(min(255, grey + cream / 2)), int(grey), int(max(0, grey - cream)))
+    if rng.random() < 0.25:
+        out.update(stock_shade=round(float(rng.uniform(0.05, 0.25)), 3), stock_cylinder=bool(rng.random() < 0.5))
+    if rng.random() < 0.3:  # a thick frame, and the index clear of it
+        out.update(outline=True, outline_width=int(rng.integers(6, 15)), index_x=max(out["index_x"], 0.09),
+                   index_y=max(out["index_y"], 0.03))
+    tall = out["index_y"] + (0.105 * out["rank_scale"] + 0.085 * out["suit_scale"]) * scale + out["suit_gap"]
+    if tall > INDEX_BOTTOM_MOST:
+        k = (INDEX_BOTTOM_MOST - out["index_y"] - out["suit_gap"]) / (tall - out["index_y"] - out["suit_gap"])
+        out["rank_scale"] = round(out["rank_scale"] * k, 2)
+        out["suit_scale"] = round(out["suit_scale"] * k, 2)
+    # a "10" is up to 1.9 times as wide as it is tall (in these fonts) and at most the index column's
+    # width (card_face): keep its left edge INDEX_LEFT_MOST clear of the card's edge
+    rank_w = 0.105 * ASPECT * scale * out["rank_scale"] * out["condensed"] * 1.9
+    ten = min(rank_w, 0.2 * scale * max(1.0, out["rank_scale"]))
+    out["index_x"] = round(max(out["index_x"], (INDEX_LEFT_MOST + ten / 2) / (1 + (scale - 1) * 0.5)), 3)
+    return out
 
 
 def _layout(rng: np.random.Generator) -> dict:
@@ -224,6 +295,13 @@ model trained with such layouts in every mixed deck read ``letele`` twice as oft
 34.0% at 0.95, tuning seeds) but made confident wrong reads on the named decks (calibrated to
 0.9985); not part of the shipped recipe (models/README.md)."""
 
+INDEX_DECKS: tuple[DeckStyle, ...] = mixed_decks(
+    36, seed=2029, pip_fonts=_MIX_PIP_FONTS + ("DejaVu Math TeX Gyre", "Nimbus Mono PS"), stem=(0.05, 0.22),
+    prefix="mixr", layouts=True, indices=True)
+"""36 mixed decks whose centre layouts vary as :data:`LAYOUT_DECKS`' do and whose indices and stock
+vary as printed decks' do (:func:`_index_style`; ``python -m vision.train --decks mixr``: the named,
+``MIX_DECKS``, ``LAYOUT_DECKS`` and these). Thirty-fourth session."""
+
 LETELE = DeckStyle("letele", "", images="var/decks/letele")
 """Adrian Kennard's SVG deck as packaged in npm ``@letele/playing-cards`` (CC0): a real deck
 design with pictured court cards, kept out of training as a second kind of unseen deck."""
@@ -236,7 +314,7 @@ REAL_DECKS: tuple[DeckStyle, ...] = tuple(
 :data:`vision.fetch_deck.DEBIAN_DECKS`): GPL art (``kde-tigullio`` LGPL), so for evaluation only,
 the benchmark's ``real`` set; no training deck set includes them."""
 
-ALL_DECKS = TRAIN_DECKS + MIX_DECKS + MIX2_DECKS + LAYOUT_DECKS + UNSEEN_DECKS + (LETELE,) + REAL_DECKS
+ALL_DECKS = TRAIN_DECKS + MIX_DECKS + MIX2_DECKS + LAYOUT_DECKS + INDEX_DECKS + UNSEEN_DECKS + (LETELE,) + REAL_DECKS
 
 _REPO = pathlib.Path(__file__).resolve().parents[1]
 
@@ -464,7 +542,13 @@ def card_face(deck: DeckStyle, card: str) -> np.ndarray:
         face = _image_card(deck, suit.upper() + ("10" if rank == "T" else rank.lower() if rank in "AKQJ" else rank))
         face.setflags(write=False)
         return face
-    img = np.full((CARD_H, CARD_W, 3), 250, np.uint8)
+    img = np.full((CARD_H, CARD_W, 3), deck.stock, np.uint8)
+    if deck.stock_shade:
+        if deck.stock_cylinder:
+            ramp = np.sin(np.pi * (np.arange(CARD_W)[None, :] + 0.5) / CARD_W) + np.zeros((CARD_H, 1))
+        else:
+            ramp = (np.arange(CARD_W)[None, :] / CARD_W + np.arange(CARD_H)[:, None] / CARD_H) / 2
+        img = (img * (1 - deck.stock_shade * ramp)[..., None]).astype(np.uint8)
     colour = _suit_colour(deck, suit)
     if deck.border:
         import cv2
@@ -473,8 +557,8 @@ def card_face(deck: DeckStyle, card: str) -> np.ndarray:
     # the index column (drawn last, below): nothing of the centre art may reach into it
     s = deck.index_scale
     index_cx = deck.index_x * (1 + (s - 1) * 0.5)  # the index column's centre, card widths
-    index_right = index_cx + 0.1 * s + 0.015  # card widths, with a gap
-    index_bottom = 0.047 + 0.19 * s + 0.015  # card heights
+    index_right = index_cx + max(0.1 * deck.rank_scale, 0.06 * deck.suit_scale) * s + 0.015  # card widths, with a gap
+    index_bottom = deck.index_y + (0.105 * deck.rank_scale + 0.085 * deck.suit_scale) * s + deck.suit_gap + 0.015
     # centre art
     n = "A23456789T".find(rank) + 1
     if n >= 1:
@@ -511,27 +595,44 @@ def card_face(deck: DeckStyle, card: str) -> np.ndarray:
         import cv2
 
         m = _rounded_mask()
-        ring = (m > 0) & (cv2.erode(m, np.ones((5, 5), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0) == 0)
+        ring = (m > 0) & (cv2.erode(m, np.ones((deck.outline_width,) * 2, np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0) == 0)
         img[ring] = (45, 45, 45)
     # indices: top-left, and the same rotated 180 degrees at bottom-right
-    rh = int(CARD_H * 0.105 * s)
+    rh = int(CARD_H * 0.105 * s * deck.rank_scale)
     text = deck.ten_text if rank == "T" else rank
     rp = _text_patch(deck, text, rh, colour)
-    if rp.shape[1] > CARD_W * 0.2 * s:  # keep "10" inside the index column
+    widest = CARD_W * 0.2 * s * max(1.0, deck.rank_scale)
+    if rp.shape[1] > widest:  # keep "10" inside the index column
         from PIL import Image
 
-        rp = np.asarray(Image.fromarray(rp).resize((int(CARD_W * 0.2 * s), rh), Image.LANCZOS))
-    ps = int(CARD_H * 0.085 * s)
+        rp = np.asarray(Image.fromarray(rp).resize((int(widest), rh), Image.LANCZOS))
+    ps = int(CARD_H * 0.085 * s * deck.suit_scale)
     pp = _pip(deck, suit, ps)
     cx = int(CARD_W * index_cx)
-    y = int(CARD_H * 0.035)
+    y = int(CARD_H * deck.index_y)
     tl = np.zeros((CARD_H, CARD_W, 4), np.uint8)
     _paste_rgba(tl, rp, cx - rp.shape[1] // 2, y)
-    _paste_rgba(tl, pp, cx - ps // 2, y + rh + int(CARD_H * 0.012))
+    _paste_rgba(tl, pp, cx - ps // 2, y + rh + int(CARD_H * deck.suit_gap))
+    if deck.hollow_ink:
+        tl = _hollow(tl, colour)
     _paste(img, tl, 0, 0)
     _paste(img, tl[::-1, ::-1], 0, 0)
     img.setflags(write=False)
     return img
+
+
+def _hollow(rgba: np.ndarray, colour) -> np.ndarray:
+    """``rgba``'s ink as a dark line round a lighter fill (:attr:`DeckStyle.hollow_ink`)."""
+    import cv2
+
+    a = rgba[..., 3]
+    inner = cv2.erode(a, np.ones((5, 5), np.uint8))
+    c = np.array(colour, np.float32)
+    line, fill = c * 0.6, c + (255 - c) * 0.3
+    t = (inner.astype(np.float32) / 255.0)[..., None]
+    out = rgba.copy()
+    out[..., :3] = (line * (1 - t) + fill * t).astype(np.uint8)
+    return out
 
 
 _COURT_INKS = ((200, 40, 40), (40, 60, 170), (225, 180, 60), (30, 30, 30), (240, 205, 170), (60, 140, 70))

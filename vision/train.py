@@ -146,13 +146,15 @@ DECK_SETS = {"train": render.TRAIN_DECKS, "train+mix": render.TRAIN_DECKS + rend
              "train+mix2": render.TRAIN_DECKS + render.MIX_DECKS + render.MIX2_DECKS,
              "train+mixl": render.TRAIN_DECKS + render.MIX_DECKS + render.LAYOUT_DECKS,
              "train+mix2+mixl": render.TRAIN_DECKS + render.MIX_DECKS + render.MIX2_DECKS + render.LAYOUT_DECKS,
+             "train+mixr": render.TRAIN_DECKS + render.MIX_DECKS + render.LAYOUT_DECKS + render.INDEX_DECKS,
              "unseen": render.UNSEEN_DECKS}
 """Deck sets by name: ``train`` (the named training decks, the benchmark's "seen" set),
 ``train+mix`` (with :data:`vision.render.MIX_DECKS`, what ``--decks mix`` trains on), ``train+mix2``
 (also :data:`vision.render.MIX2_DECKS`, ``--decks mix2``), ``train+mixl`` (the named, the mixed and
 :data:`vision.render.LAYOUT_DECKS`, ``--decks mixl``), ``train+mix2+mixl`` (all of those: for the body-suit
-model, ``--suit-decks``), ``unseen``."""
-DECKS_FLAG = {"base": "train", "mix": "train+mix", "mix2": "train+mix2", "mixl": "train+mixl"}
+model, ``--suit-decks``), ``train+mixr`` (``train+mixl`` and :data:`vision.render.INDEX_DECKS`, whose indices
+and stock vary as printed decks' do: ``--decks mixr``), ``unseen``."""
+DECKS_FLAG = {"base": "train", "mix": "train+mix", "mix2": "train+mix2", "mixl": "train+mixl", "mixr": "train+mixr"}
 """``--decks`` values and the deck sets they train on."""
 SMALL_CARDS = (52.0, 80.0)
 """Card widths (pixels) of the small-card scenes ``--small-cards`` adds: a whole table seen by one
@@ -831,7 +833,8 @@ def main(argv=None) -> int:
     ap.add_argument("--decks", type=_deck_list, default="mix,mix2",
                     help="base: the 23 named training decks; mix: those and 24 mixed decks (render.MIX_DECKS); "
                          "mix2: also 24 more (render.MIX2_DECKS); mixl: base, mix and 24 decks with pips beside "
-                         "the index and court pictures (render.LAYOUT_DECKS). Several, comma-separated: one member each, "
+                         "the index and court pictures (render.LAYOUT_DECKS); mixr: mixl and 36 decks whose indices and stock "
+                         "vary as printed decks' do (render.INDEX_DECKS). Several, comma-separated: one member each, "
                          "trained side by side, and their gated ensemble (default: mix,mix2, the shipped model)")
     ap.add_argument("--jitter", type=int, default=2, help="extra jittered crops per index crop")
     ap.add_argument("--small-cards", type=_share, default=0.0,
