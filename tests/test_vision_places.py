@@ -63,6 +63,7 @@ def _reads(rec: R.OnnxRecognizer, deck: render.DeckStyle) -> list[tuple[list[str
 
 
 def test_r2_a_card_read_at_two_of_its_corners_is_one_card(recognizer, four_index_deck, monkeypatch):
+    monkeypatch.setattr(recognizer, "index_power", 1.0)  # the scenes were chosen for the model's own probabilities
     once = _reads(recognizer, four_index_deck)
     for cards, _ in once:
         assert len(cards) == len(set(cards)), cards
