@@ -547,7 +547,8 @@ def test_r2_a_softened_index_head_reads_more_of_unfamiliar_index_layouts_and_not
             for d in recognizer.recognize(scene.image):
                 if d.card is None or d.confidence < recognizer.threshold:
                     continue
-                there = str(d.card) in truth and math.dist(d.center, truth[str(d.card)].center) < 0.45 * scene.card_width
+                lies = truth.get(str(d.card))
+                there = lies is not None and math.dist(d.center, lies.center) < 0.45 * scene.card_width
                 right += there
                 wrong += not there
         return right, wrong

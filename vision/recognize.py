@@ -59,14 +59,24 @@ suit heads mostly know the card while the index head doubts that the crop is an 
 the true index corners of the eight real designs (``real``) the median index probability is 0.01
 to 0.7 by deck, the rank's and the suit's about 1.0 (thirty-fourth session). Its square root keeps
 the order of the reads and lets more of them reach the threshold and the body's rescue floor:
-on the first 1,000 benchmark scenes seen 5,684 -> 5,701 right with 3 wrong reads as before;
-``letele`` and ``real`` 150 scenes 571 -> 618 and 297 -> 341 right. A power of 0.3 read more
+on the first 1,000 benchmark scenes seen 5,684 -> 5,700 right (wrong reads 3 -> 4), unseen 5,573
+-> 5,602 (12 as before); ``letele`` and ``real`` 150 scenes 571 -> 609 and 297 -> 348 right (with
+:data:`INDEX_SOFTEN_SURE`; every crop softened, 5,701 and 3 wrong, 5,607 and 14). A power of 0.3 read more
 (seen 5,720, ``letele`` 653, ``real`` 385) but doubled the seen decks' wrong reads to 6 (partly
 covered kings of clubs and spades read as diamonds), and 0.15 read 16 wrong in 150 seen scenes
-(models/README.md)."""
+(models/README.md). Only crops whose card is sure given an index are softened
+(:data:`INDEX_SOFTEN_SURE`). The layout index model's reads are not softened."""
 
 
-def soften_index(probs: np.ndarray, power: float) -> np.ndarray:
+INDEX_SOFTEN_SURE: float | None = 0.99
+"""Soften only the crops whose card, given that the crop is an index, is at least this sure
+(``None``: every crop; :func:`soften_index`): where the rank or the suit is in doubt too, the
+index head's doubt stands. On the felt bench's twelve felts, softening every crop read 16 more
+seen-deck cards with 4 more wrong reads and 57 more unseen with 8 more; softening only these, 14
+and 3, 33 and 3 (models/README.md, thirty-fourth session)."""
+
+
+def soften_index(probs: np.ndarray, power: float, sure: float | None = None) -> np.ndarray:
     """The index classifier's ``N x 53`` probabilities with the probability that the crop is an
     index (one minus the last column's) raised to ``power``, and the card columns scaled with it,
     so each card keeps its share of it (:data:`INDEX_HEAD_POWER`).
@@ -77,13 +87,22 @@ def soften_index(probs: np.ndarray, power: float) -> np.ndarray:
     (0.805, 0.0894, 0.1056)
     >>> soften_index(p, 1.0) is p
     True
+
+    With ``sure``, a crop whose card is less sure than that, given an index, keeps the model's own
+    figures (here the card is 0.9 of the index's 0.8):
+
+    >>> round(float(soften_index(p, 0.5, sure=0.99)[0, 0]), 4), round(float(soften_index(p, 0.5, sure=0.9)[0, 0]), 4)
+    (0.72, 0.805)
     """
     if power == 1.0 or len(probs) == 0:
         return probs
     index = np.clip(1.0 - probs[:, NOT_INDEX], 1e-12, 1.0)
+    soft = index ** power
+    if sure is not None:
+        soft = np.where(probs[:, :NOT_INDEX].max(axis=1) >= sure * index, soft, index)
     out = probs.copy()
-    out[:, :NOT_INDEX] *= (index ** power / index)[:, None]
-    out[:, NOT_INDEX] = 1.0 - index ** power
+    out[:, :NOT_INDEX] *= (soft / index)[:, None]
+    out[:, NOT_INDEX] = 1.0 - soft
     return out
 SECOND_LOOK_SCALES: tuple[float, ...] = (0.0, 0.12, 0.25)
 """Scales (crop width over the proposal's, minus 1) of a second look: decks print their indices at
@@ -821,6 +840,7 @@ class OnnxRecognizer:
         self.threshold = float(threshold if threshold is not None else meta.get("threshold", DEFAULT_THRESHOLD))
         self.card_width = card_width
         self.index_power = INDEX_HEAD_POWER
+        self.index_sure = INDEX_SOFTEN_SURE
         """How far the index classifier's doubt that a crop is an index at all is softened
         (:data:`INDEX_HEAD_POWER`, :func:`soften_index`; 1.0: the model's own probabilities)."""
         self.second_look = second_look
@@ -1201,7 +1221,7 @@ class OnnxRecognizer:
     def infer(self, tensor: np.ndarray) -> np.ndarray:
         if len(tensor) == 0:
             return np.zeros((0, N_CLASSES), np.float32)
-        return soften_index(self.session.run(None, {self.input_name: tensor})[0], self.index_power)
+        return soften_index(self.session.run(None, {self.input_name: tensor})[0], self.index_power, self.index_sure)
 
     def read_corners(self, frame: np.ndarray, corners: Sequence[detect.Corner],
                      colour_frame: np.ndarray | None = None, second_look: bool | None = None,

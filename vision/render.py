@@ -595,7 +595,8 @@ def card_face(deck: DeckStyle, card: str) -> np.ndarray:
         import cv2
 
         m = _rounded_mask()
-        ring = (m > 0) & (cv2.erode(m, np.ones((deck.outline_width,) * 2, np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0) == 0)
+        inner = cv2.erode(m, np.ones((deck.outline_width,) * 2, np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        ring = (m > 0) & (inner == 0)
         img[ring] = (45, 45, 45)
     # indices: top-left, and the same rotated 180 degrees at bottom-right
     rh = int(CARD_H * 0.105 * s * deck.rank_scale)
