@@ -372,10 +372,7 @@ def test_printed_index_styles_stay_whole_in_the_crop_and_clear_of_the_art():
     assert sum(d.condensed <= 0.7 for d in decks) >= 6
     W, H = render.CARD_W, render.CARD_H
     for deck in decks:
-        s = deck.index_scale
-        cx = deck.index_x * (1 + (s - 1) * 0.5)
-        right = int(W * (cx + max(0.1 * deck.rank_scale, 0.06 * deck.suit_scale) * s))
-        right = min(right, int(W * 0.24) - 1)  # the standard court panel's left edge
+        right = min(int(W * render.index_column(deck)[1]), int(W * 0.24) - 1)  # the standard court panel's left edge
         bottom = int(H * render.INDEX_BOTTOM_MOST)
         standard = dataclasses.replace(deck, name=deck.name + "-standard", pip_spread=0.52, pip_rows=0.72,
                                        pip_size=40, court_art=False, court_inset=0.24)

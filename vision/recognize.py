@@ -91,8 +91,8 @@ def soften_index(probs: np.ndarray, power: float, sure: float | None = None) -> 
     With ``sure``, a crop whose card is less sure than that, given an index, keeps the model's own
     figures (here the card is 0.9 of the index's 0.8):
 
-    >>> round(float(soften_index(p, 0.5, sure=0.99)[0, 0]), 4), round(float(soften_index(p, 0.5, sure=0.9)[0, 0]), 4)
-    (0.72, 0.805)
+    >>> [round(float(soften_index(p, 0.5, sure=sure)[0, 0]), 4) for sure in (0.99, 0.9)]
+    [0.72, 0.805]
     """
     if power == 1.0 or len(probs) == 0:
         return probs
@@ -104,6 +104,8 @@ def soften_index(probs: np.ndarray, power: float, sure: float | None = None) -> 
     out[:, :NOT_INDEX] *= (soft / index)[:, None]
     out[:, NOT_INDEX] = 1.0 - soft
     return out
+
+
 SECOND_LOOK_SCALES: tuple[float, ...] = (0.0, 0.12, 0.25)
 """Scales (crop width over the proposal's, minus 1) of a second look: decks print their indices at
 0.65 to 1.35 times a standard size for the card's width, and the classifier reads an index best

@@ -556,9 +556,9 @@ def card_face(deck: DeckStyle, card: str) -> np.ndarray:
         cv2.rectangle(img, (10, 10), (CARD_W - 11, CARD_H - 11), colour, 2)
     # the index column (drawn last, below): nothing of the centre art may reach into it
     s = deck.index_scale
-    index_cx = deck.index_x * (1 + (s - 1) * 0.5)  # the index column's centre, card widths
-    index_right = index_cx + max(0.1 * deck.rank_scale, 0.06 * deck.suit_scale) * s + 0.015  # card widths, with a gap
-    index_bottom = deck.index_y + (0.105 * deck.rank_scale + 0.085 * deck.suit_scale) * s + deck.suit_gap + 0.015
+    index_cx, index_right, index_bottom = index_column(deck)
+    index_right += 0.015  # card widths, with a gap
+    index_bottom += 0.015  # card heights
     # centre art
     n = "A23456789T".find(rank) + 1
     if n >= 1:
@@ -620,6 +620,15 @@ def card_face(deck: DeckStyle, card: str) -> np.ndarray:
     _paste(img, tl[::-1, ::-1], 0, 0)
     img.setflags(write=False)
     return img
+
+
+def index_column(deck: DeckStyle) -> tuple[float, float, float]:
+    """Where :func:`card_face` prints ``deck``'s top-left index: the column's centre and its right
+    edge in card widths, and the index's bottom in card heights (its rank above its suit)."""
+    s = deck.index_scale
+    centre = deck.index_x * (1 + (s - 1) * 0.5)
+    right = centre + max(0.1 * deck.rank_scale, 0.06 * deck.suit_scale) * s
+    return centre, right, deck.index_y + (0.105 * deck.rank_scale + 0.085 * deck.suit_scale) * s + deck.suit_gap
 
 
 def _hollow(rgba: np.ndarray, colour) -> np.ndarray:
