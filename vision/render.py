@@ -595,7 +595,8 @@ def card_face(deck: DeckStyle, card: str) -> np.ndarray:
         import cv2
 
         m = _rounded_mask()
-        inner = cv2.erode(m, np.ones((deck.outline_width,) * 2, np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        kernel = np.ones((deck.outline_width,) * 2, np.uint8)
+        inner = cv2.erode(m, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0)
         ring = (m > 0) & (inner == 0)
         img[ring] = (45, 45, 45)
     # indices: top-left, and the same rotated 180 degrees at bottom-right
