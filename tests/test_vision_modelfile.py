@@ -321,6 +321,7 @@ def test_train_two_members_side_by_side_writes_one_calibrated_ensemble(tmp_path)
         assert "no front gate can be fitted" in figures["front_gate"]["skipped"]
     assert [(m["decks"], m["seed"]) for m in figures["members"]] == [("mix", 1), ("mix2", 2)]
     assert all(m["train_crops"] > 40 and m["epoch_crops"] == 40 for m in figures["members"])  # the cap
+    assert all(m["device"] == "cpu" for m in figures["members"])
     assert figures["gate"] == 0.9 and figures["calibration"]["val_scenes"] == 2
     x = np.random.default_rng(0).integers(0, 255, (5, CROP_H, CROP_W), np.uint8)
     probs = _run(out, x)
@@ -402,3 +403,19 @@ def test_suit_scenes_and_epochs_must_be_whole_numbers_of_at_least_one(capsys) ->
             train.main(["--suit-only", flag, bad])
         err = capsys.readouterr().err
         assert flag in err and why in err
+
+
+def test_train_device_flag_refuses_a_device_torch_cannot_train_on(capsys) -> None:
+    """``--device``: the CPU (the recipe) or a GPU; a device this machine's torch cannot use is
+    refused by name before anything is rendered, and bfloat16 is on by default on a GPU."""
+    torch = pytest.importorskip("torch", reason="PyTorch (training extra) is not installed")
+    import argparse
+
+    with pytest.raises(SystemExit, match="not a device torch knows"):
+        train.main(["--device", "toaster", "--calibrate-only", "x.onnx"])
+    if not torch.cuda.is_available():
+        with pytest.raises(SystemExit, match="sees no CUDA GPU"):
+            train.main(["--device", "cuda", "--calibrate-only", "x.onnx"])
+    gpu = argparse.Namespace(bf16="auto", device="cuda")
+    assert train.use_bf16(gpu) and not train.use_bf16(argparse.Namespace(bf16="off", device="cuda"))
+    assert train.use_bf16(argparse.Namespace(bf16="auto", device="cpu")) == train.bf16_fast()

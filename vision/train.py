@@ -15,6 +15,8 @@
                                          # (vision.train_suit; a full run makes it last)
     python -m vision.train --calibrate-only models/card_index.onnx --calib-scenes 600
                                          # threshold only (the shipped file's: 600 scenes)
+    python -m vision.train --device cuda --threads 16 --workers 16   # the same recipe, trained on a GPU
+                                         # (rendering, quantising and calibration on the CPU's cores)
     python -m vision.train --input color ...   # BGR crops, 3-channel model (tried, not shipped)
     python -m vision.train --small-cards 0.5 ...   # half the scenes with small cards (tried, not shipped)
 
@@ -352,8 +354,10 @@ def bf16_fast(cpuinfo: str | None = None) -> bool:
 
 
 def use_bf16(args) -> bool:  # type: ignore[no-untyped-def]
-    """Whether ``--bf16`` (``on``, ``off`` or ``auto``: where :func:`bf16_fast`) trains in bfloat16."""
-    return args.bf16 == "on" or (args.bf16 == "auto" and bf16_fast())
+    """Whether ``--bf16`` (``on``, ``off`` or ``auto``: on a GPU, or where :func:`bf16_fast`) trains in
+    bfloat16."""
+    on_gpu = getattr(args, "device", "cpu") != "cpu"
+    return args.bf16 == "on" or (args.bf16 == "auto" and (on_gpu or bf16_fast()))
 
 
 def train(args) -> int:
@@ -391,18 +395,20 @@ def train(args) -> int:
     print(f"model: {args.convs} convolutions from {args.channels} channels, trained in "
           f"{'bfloat16' if bf16 else 'float32'}", flush=True)
     # channels-last convolutions: about 1.2x faster on two threads and 1.6x on one (oneDNN)
-    model = model.to(memory_format=torch.channels_last)
+    dev = torch.device(args.device)
+    model = model.to(dev, memory_format=torch.channels_last)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     per_epoch = epoch_size(len(x_tr), args.epoch_crops)
     steps = args.epochs * math.ceil(per_epoch / args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
-    xv = torch.from_numpy(preprocess(x_va))
+    xv = torch.from_numpy(preprocess(x_va)).to(dev)
     # weight the "not an index" class up: a false read costs more than a missed one
     if args.heads == "factor":
         weights = torch.tensor([1.0, 2.0])  # [index, not an index]
     else:
         weights = torch.ones(N_CLASSES)
         weights[NOT_INDEX] = 2.0
+    weights = weights.to(dev)
     for epoch in range(args.epochs):
         model.train()
         perm = rng.permutation(len(x_tr))[:per_epoch]
@@ -410,9 +416,10 @@ def train(args) -> int:
         total = 0.0
         for b in range(0, len(perm), args.batch):
             idx = perm[b : b + args.batch]
-            xb = torch.from_numpy(preprocess(augment(x_tr[idx], rng))).contiguous(memory_format=torch.channels_last)
-            yb = torch.from_numpy(y_tr[idx])
-            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+            xb = torch.from_numpy(preprocess(augment(x_tr[idx], rng))).to(dev).contiguous(
+                memory_format=torch.channels_last)
+            yb = torch.from_numpy(y_tr[idx]).to(dev)
+            with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=bf16):
                 loss = model_loss(model, xb, yb, weights, args.smoothing)
             opt.zero_grad()
             loss.backward()
@@ -421,13 +428,13 @@ def train(args) -> int:
             total += float(loss.detach()) * len(idx)
         model.eval()
         with torch.no_grad():
-            pv = torch.cat([model_probs(model, xv[i : i + 2048]) for i in range(0, len(xv), 2048)]).numpy()
+            pv = torch.cat([model_probs(model, xv[i : i + 2048]) for i in range(0, len(xv), 2048)]).cpu().numpy()
         acc = (pv.argmax(1) == y_va).mean()
         print(f"epoch {epoch + 1}/{args.epochs} loss {total / len(perm):.4f} val acc {acc:.4f} "
               f"({time.time() - t0:.0f}s)", flush=True)
     threshold = calibrate(pv, y_va)
     print(f"crop threshold {threshold:.3f}")
-    export(model, pathlib.Path(args.out), threshold, 3 if color else 1)
+    export(model.cpu(), pathlib.Path(args.out), threshold, 3 if color else 1)
     if args.quantize:
         from vision import modelfile
 
@@ -438,7 +445,7 @@ def train(args) -> int:
              "crops_file": str(cache),
              "data_minutes": round(t_data / 60, 1), "scenes": args.scenes, "epochs": args.epochs, "decks": args.decks,
              "small_cards": args.small_cards, "seed": args.seed, "channels": args.channels, "convs": args.convs,
-             "bf16": bf16}
+             "bf16": bf16, "device": args.device}
     if args.calib_scenes:  # a member of an ensemble is calibrated as part of the ensemble instead
         threshold, scene_stats = calibrate_scenes(pathlib.Path(args.out), args.calib_scenes, workers=args.workers,
                                                   floor=args.floor, max_wrong=args.max_wrong)
@@ -529,7 +536,8 @@ def train_ensemble(args) -> int:  # type: ignore[no-untyped-def]
     first = json.loads(paths[0].with_suffix(".json").read_text())
     crops = np.load(first["crops_file"])
     try:
-        front: dict = add_front_gate(out, out, crops["x_tr"], crops["x_va"], threads=args.threads, seed=args.seed)
+        front: dict = add_front_gate(out, out, crops["x_tr"], crops["x_va"], threads=args.threads, seed=args.seed,
+                                           device=args.device)
     except NothingRead as e:  # a toy run's model: the ensemble ships without a front gate, and says so
         print(f"no front gate: {e}", flush=True)
         front = {"skipped": str(e)}
@@ -576,7 +584,7 @@ def build_front_gate(channels: tuple[int, int, int] = FRONT_GATE_CHANNELS):
 
 
 def add_front_gate(model_path: pathlib.Path, out: pathlib.Path, x_tr: np.ndarray, x_va: np.ndarray,
-                   epochs: int = 5, batch: int = 256, threads: int = 2, seed: int = 0) -> dict:
+                   epochs: int = 5, batch: int = 256, threads: int = 2, seed: int = 0, device: str = "cpu") -> dict:
     """Distil a front gate from the classifier ``model_path`` and write both as one file ``out``
     (:func:`vision.modelfile.front_gate`).
 
@@ -613,7 +621,8 @@ def add_front_gate(model_path: pathlib.Path, out: pathlib.Path, x_tr: np.ndarray
     keep_va, sure_va = t_va >= modelfile.GATE_KEEP, t_va >= FRONT_GATE_SURE
     if not keep_va.any():
         raise NothingRead(f"{model_path} reads no validation crop as a card: no front gate can be fitted to it")
-    net = build_front_gate().to(memory_format=torch.channels_last)
+    dev = torch.device(device)
+    net = build_front_gate().to(dev, memory_format=torch.channels_last)
     per_epoch = min(len(x_tr), FRONT_GATE_CROPS)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=epochs * math.ceil(per_epoch / batch),
@@ -623,15 +632,16 @@ def add_front_gate(model_path: pathlib.Path, out: pathlib.Path, x_tr: np.ndarray
         perm = rng.permutation(len(x_tr))[:per_epoch]
         for b in range(0, len(perm), batch):
             idx = perm[b : b + batch]
-            xb = torch.from_numpy(preprocess(augment(x_tr[idx], rng))).contiguous(memory_format=torch.channels_last)
-            yb = torch.from_numpy(y_tr[idx])
+            xb = torch.from_numpy(preprocess(augment(x_tr[idx], rng))).to(dev).contiguous(
+                memory_format=torch.channels_last)
+            yb = torch.from_numpy(y_tr[idx]).to(dev)
             loss = F.binary_cross_entropy_with_logits(net(xb)[:, 0], yb, weight=1.0 + 4.0 * yb)
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
         print(f"front gate epoch {epoch + 1}/{epochs} ({time.time() - t0:.0f}s)", flush=True)
-    net.eval()
+    net = net.cpu().eval()
 
     class Score(torch.nn.Module):
         def __init__(self, m):  # type: ignore[no-untyped-def]
@@ -820,6 +830,9 @@ def main(argv=None) -> int:
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--device", default="cpu",
+                    help="where torch trains the index models: cpu (the recipe), or a GPU such as cuda; rendering, "
+                         "quantising and calibration stay on the CPU")
     ap.add_argument("--channels", type=int, default=16, help="width of the first conv layer")
     ap.add_argument("--convs", type=int, choices=CONVS, default=5,
                     help="convolutions in the trunk: 5 (two in the last two stages, the shipped model) or 3 (one a stage)")
@@ -873,6 +886,7 @@ def main(argv=None) -> int:
     ap.add_argument("--suit-decks", default=SUIT_DECKS, choices=sorted(k for k in DECK_SETS if k != "unseen"),
                     help=f"the deck set the body-suit model trains on (default {SUIT_DECKS})")
     args = ap.parse_args(argv)
+    _check_device(args.device)
     if args.suit_out is None:
         args.suit_out = str(pathlib.Path(args.out).with_name("card_suit.onnx"))
     if args.suit_only:
@@ -931,7 +945,8 @@ def front_gate_only(args) -> int:  # type: ignore[no-untyped-def]
     decks = DECKS_FLAG[args.decks.split(",")[0]]
     x_tr, _ = make_dataset(FRONT_GATE_SEED, args.scenes, decks, args.workers, False, args.jitter)
     x_va, _ = make_dataset(FRONT_GATE_SEED + 500_000, args.val_scenes, decks, args.workers, False, args.jitter)
-    stats = add_front_gate(src, pathlib.Path(args.out), x_tr, x_va, threads=args.threads, seed=args.seed)
+    stats = add_front_gate(src, pathlib.Path(args.out), x_tr, x_va, threads=args.threads, seed=args.seed,
+                           device=args.device)
     pathlib.Path(args.stats).parent.mkdir(parents=True, exist_ok=True)
     pathlib.Path(args.stats).write_text(json.dumps({"front_gate": stats, "scenes": args.scenes,
                                                     "val_scenes": args.val_scenes, "decks": args.decks}, indent=1))
@@ -944,6 +959,25 @@ def _require_fonts() -> None:
         render.require_fonts(render.ALL_DECKS)
     except RuntimeError as e:
         raise SystemExit(f"error: {e}") from None
+
+
+def _check_device(device: str) -> None:
+    """``--device``: exit naming the problem when torch cannot train there (no such device, or no
+    GPU that this torch can use)."""
+    if device == "cpu":
+        return
+    try:
+        import torch
+    except ImportError:
+        raise SystemExit("error: --device needs PyTorch (the training extra)") from None
+    try:
+        dev = torch.device(device)
+    except RuntimeError as e:
+        raise SystemExit(f"error: --device {device!r} is not a device torch knows: {e}") from None
+    if dev.type == "cuda" and not torch.cuda.is_available():
+        raise SystemExit(f"error: --device {device}: this torch sees no CUDA GPU here")
+    if dev.type not in ("cpu", "cuda"):
+        raise SystemExit(f"error: --device {device}: only cpu and cuda are supported")
 
 
 def _metadata(path: pathlib.Path) -> dict[str, str]:
