@@ -1884,10 +1884,11 @@ def one_place_per_card(dets: Sequence[Detection], stock: np.ndarray, threshold: 
     """``dets`` with each card read at or above ``threshold`` at one place only, where two reads of
     it lie within ``reach`` card widths (default :data:`SAME_CARD_FAR`): a deck has one of each card.
 
-    A deck that prints its index at all four corners (Dondorf) turns the two extra indices to be read
-    from the card's long side: the index classifier reads them, and the card they imply lies turned
-    a quarter about that corner, mostly off the card. Of two places of one card the one more on card
-    stock (:func:`stock_fit`) stands, then the one read at more index corners, then the surer.
+    A deck that prints its index at all four corners (Dondorf) prints the two extra ones upright at
+    the top-right and bottom-left corners: the index classifier reads them as the card's own index
+    corners, and the card they imply lies beside the card, over its neighbour or off the card. Of
+    two places of one card the one more on card stock (:func:`stock_fit`) stands, then the one read
+    at more index corners, then the surer.
 
     >>> from controller.cards import Card
     >>> stock = np.zeros((200, 200), np.uint8); stock[20:108, 20:83] = 255
