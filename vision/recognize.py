@@ -1556,8 +1556,8 @@ class OnnxRecognizer:
         if apart:  # the runner-up's corners join the chosen width's, read in one model call
             corners += detect.find_corners(frame, max(apart, key=tried.__getitem__), roi, masks, felt)
         dets = self._assemble(corners, self.read_corners(frame, corners, stock=stock), frame)
-        dets = [fit_to_measured(fit_to_stock(d, stock), measured)
-                if d.card is not None and d.confidence >= self.threshold else d for d in dets]
+        dets = [fit_to_stock(d, stock) if d.card is not None and d.confidence >= self.threshold else d
+                for d in dets]
         return best, one_place_per_card(dets, stock, self.threshold)
 
 
@@ -1972,41 +1972,6 @@ def fit_to_stock(d: Detection, stock: np.ndarray) -> Detection:
         if _on_stock(past_u, stock, 0.0) <= 1 / 3 and _on_stock(past_v, stock, 0.0) <= 1 / 3:
             return dataclasses.replace(d, corners=tuple((float(a), float(b)) for a, b in quad.tolist()))
     return d
-
-
-OVERSIZE_READ: float | None = 1.5
-"""A card the width search read sure at one index corner, at more than this many times the width
-measured from the frame's whole cards (:func:`vision.detect.estimate_card_width`), is placed at the
-measured width (:func:`fit_to_measured`); ``None``: never (thirty-fifth session)."""
-
-
-def fit_to_measured(d: Detection, measured: float | None) -> Detection:
-    """``d`` placed at the ``measured`` card width, from the index corner it was read at, when it was
-    read at one corner (one proposal of it, as :func:`fit_to_stock` asks) at more than
-    :data:`OVERSIZE_READ` times that width.
-
-    A deck that prints a much larger index than the training decks (KDE's Nicu, GNOME's Tango) reads
-    best at 1.5 to 1.9 times its card's width. Where its card lies on other cards, the card so implied
-    lies on their stock, and :func:`fit_to_stock` cannot tell where it ends. The read corner and its
-    direction are the card's own; only the width is wrong. The frame's whole cards, when it shows
-    any, give the width (too large, never too small, when two cards lie edge to edge), and a card of
-    one deck is not half as wide again as the others. The read itself is unchanged.
-
-    >>> from controller.cards import Card
-    >>> quad = detect.Corner((20.0, 20.0), (1.0, 0.0), (0.0, 1.0), 110.0).card_quad()
-    >>> big = Detection(Card.parse("6c"), 0.99, tuple(map(tuple, quad.tolist())), 1,
-    ...                 read_at=((20.0, 20.0, 1.0, 0.0),))
-    >>> [tuple(round(v) for v in p) for p in fit_to_measured(big, 63.0).corners]
-    [(20, 20), (83, 20), (83, 108), (20, 108)]
-    >>> fit_to_measured(big, 80.0) is big, fit_to_measured(big, None) is big
-    (True, True)
-    """
-    if (OVERSIZE_READ is None or measured is None or d.card is None or d.indices_read != 1
-            or len(d.read_at) != 1 or math.dist(d.corners[0], d.corners[1]) <= OVERSIZE_READ * measured):
-        return d
-    x, y, ux, uy = d.read_at[0]
-    quad = detect.Corner((x, y), (ux, uy), (-uy, ux), measured).card_quad()
-    return dataclasses.replace(d, corners=tuple((float(a), float(b)) for a, b in quad.tolist()))
 
 
 def _gap(q: np.ndarray, other: np.ndarray) -> float:
