@@ -434,6 +434,17 @@ def test_cli_calibrate(tmp_path, capsys):
     assert cv2.imread(str(out)).shape == (1080, 1920, 3)
     said = capsys.readouterr().out
     assert "light: white" in said and "felt: coloured" in said
+    # the table's cards are 72 px wide, as configured; whole ones in view measure within 15% of it
+    width_line = next(line for line in said.splitlines() if line.startswith("card width:"))
+    assert width_line.startswith("card width: 72 px configured;") and "measure" in width_line
+    assert "check camera.card_width" not in width_line
+    for line, said_of_it in (("card_width = 120\n", "check camera.card_width"), ("", "set card_width = ")):
+        cfg = tmp_path / "table.toml"
+        text = (REPO / "config" / "table.toml").read_text()
+        assert "card_width = 72\n" in text
+        cfg.write_text(text.replace("card_width = 72\n", line))
+        assert main(["vision", "calibrate", str(img), "--config", str(cfg), "--out", str(out)]) == 0
+        assert said_of_it in capsys.readouterr().out
     warm = cv2.imread(str(img)).astype(np.float32) * np.array([0.8, 0.93, 1.0], np.float32)
     cv2.imwrite(str(img), np.clip(warm, 0, 255).astype(np.uint8))
     assert main(["vision", "calibrate", str(img), "--config", str(REPO / "config" / "table.toml"),

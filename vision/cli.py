@@ -189,7 +189,38 @@ def cmd_calibrate(args) -> int:
     print(f"wrote {args.out}: {len(cam.zones)} zones")
     print(light_report(frame))
     print(felt_report(frame))
+    print(card_width_report(frame, cam.card_width))
     return 0
+
+
+WIDTH_CHECK = 0.15
+"""How far (a share) the whole cards in view may measure from the configured card width before
+``vision calibrate`` asks the installer to check it: the index classifier refuses crops more than
+about that much off scale."""
+
+
+def card_width_report(frame, configured: float | None) -> str:  # type: ignore[no-untyped-def]
+    """One line for the installer on ``camera.card_width``: the configured width against what the
+    whole cards in view measure (:func:`vision.detect.whole_card_widths`), or the width to set."""
+    import numpy as np
+
+    from vision import detect
+
+    widths = detect.whole_card_widths(detect.card_masks(frame).white)
+    if not widths:
+        if configured is None:
+            return ("card width: not configured (camera.card_width), and no whole card in view to measure: lay one "
+                    "card down on its own, calibrate again and set the width it gives")
+        return f"card width: {configured:g} px configured; no whole card in view to check it against"
+    measured = float(np.median(widths))
+    seen = f"{len(widths)} whole card{'s' if len(widths) > 1 else ''} in view measure{'' if len(widths) > 1 else 's'}"
+    if configured is None:
+        return (f"card width: not configured (camera.card_width); {seen} {measured:.0f} px: set card_width = "
+                f"{measured:.0f} (measured per frame otherwise, and each frame's measure can be off)")
+    if abs(measured / configured - 1.0) > WIDTH_CHECK:
+        return (f"card width: {configured:g} px configured, but {seen} {measured:.0f} px: check camera.card_width "
+                f"(the index classifier refuses crops more than about {WIDTH_CHECK:.0%} off scale)")
+    return f"card width: {configured:g} px configured; {seen} {measured:.0f} px"
 
 
 def felt_report(frame) -> str:  # type: ignore[no-untyped-def]

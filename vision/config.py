@@ -5,6 +5,7 @@
     [camera]
     source = "var/demo_feed.mp4"      # device index ("0"), video file, rtsp:// URL, image file or folder
     card_width = 72                   # optional: card width in pixels; estimated per frame if absent
+                                      # (`cardroom vision calibrate` measures it from whole cards in view)
     stable_frames = 3
     [[camera.zones]]
     seat = 1

@@ -378,8 +378,11 @@ def _intersect(p0, p1, q0, q1):
     return [p0[0] + t * d1x, p0[1] + t * d1y]
 
 
-def estimate_card_width(white: np.ndarray, min_area: float = 800.0) -> float | None:
-    """Median width of regions that look like one whole card; ``None`` when there is none."""
+def whole_card_widths(white: np.ndarray, min_area: float = 800.0) -> list[float]:
+    """The widths (short sides, pixels) of the regions of ``white`` that look like one whole card:
+    a card's proportions, and nearly filling their rectangle. Two cards lying edge to edge look like
+    one, and on a light felt part of a card can look like a whole one, so these are a measure to
+    check, not the width itself."""
     import cv2
 
     contours, _ = cv2.findContours(white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -393,7 +396,14 @@ def estimate_card_width(white: np.ndarray, min_area: float = 800.0) -> float | N
             continue
         short, long_ = min(w, h), max(w, h)
         if 1.28 < long_ / short < 1.52 and area / (w * h) > 0.88:
-            widths.append(short)
+            widths.append(float(short))
+    return widths
+
+
+def estimate_card_width(white: np.ndarray, min_area: float = 800.0) -> float | None:
+    """Median width of regions that look like one whole card (:func:`whole_card_widths`); ``None``
+    when there is none."""
+    widths = whole_card_widths(white, min_area)
     if not widths:
         return None
     return float(np.median(widths))
