@@ -838,7 +838,7 @@ def main(argv=None) -> int:
                     help="convolutions in the trunk: 5 (two in the last two stages, the shipped model) or 3 (one a stage)")
     ap.add_argument("--bf16", choices=("auto", "on", "off"), default="auto",
                     help="train in bfloat16 (autocast; the weights and the exported model stay float32): "
-                         "auto = where the CPU has AMX or AVX-512 bfloat16 (BF16_FLAGS)")
+                         "auto = on a GPU (--device), or where the CPU has AMX or AVX-512 bfloat16 (BF16_FLAGS)")
     ap.add_argument("--input", choices=("gray", "color"), default="gray",
                     help="crops the classifier sees: grayscale (1 channel, the shipped model) or BGR (3)")
     ap.add_argument("--heads", choices=("factor", "flat"), default="factor",
