@@ -360,6 +360,16 @@ def use_bf16(args) -> bool:  # type: ignore[no-untyped-def]
     return args.bf16 == "on" or (args.bf16 == "auto" and (on_gpu or bf16_fast()))
 
 
+def _batch(x: np.ndarray, y: np.ndarray, idx: np.ndarray, rng: np.random.Generator,
+           dev):  # type: ignore[no-untyped-def]
+    """One training batch on ``dev``: the crops ``x[idx]`` augmented (:func:`augment`, drawing from
+    ``rng``) and standardised, channels-last, and their labels ``y[idx]``."""
+    import torch
+
+    xb = torch.from_numpy(preprocess(augment(x[idx], rng))).to(dev).contiguous(memory_format=torch.channels_last)
+    return xb, torch.from_numpy(y[idx]).to(dev)
+
+
 def train(args) -> int:
     import torch
     import torch.nn.functional as F
@@ -416,9 +426,7 @@ def train(args) -> int:
         total = 0.0
         for b in range(0, len(perm), args.batch):
             idx = perm[b : b + args.batch]
-            xb = torch.from_numpy(preprocess(augment(x_tr[idx], rng))).to(dev).contiguous(
-                memory_format=torch.channels_last)
-            yb = torch.from_numpy(y_tr[idx]).to(dev)
+            xb, yb = _batch(x_tr, y_tr, idx, rng, dev)
             with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=bf16):
                 loss = model_loss(model, xb, yb, weights, args.smoothing)
             opt.zero_grad()
@@ -632,9 +640,7 @@ def add_front_gate(model_path: pathlib.Path, out: pathlib.Path, x_tr: np.ndarray
         perm = rng.permutation(len(x_tr))[:per_epoch]
         for b in range(0, len(perm), batch):
             idx = perm[b : b + batch]
-            xb = torch.from_numpy(preprocess(augment(x_tr[idx], rng))).to(dev).contiguous(
-                memory_format=torch.channels_last)
-            yb = torch.from_numpy(y_tr[idx]).to(dev)
+            xb, yb = _batch(x_tr, y_tr, idx, rng, dev)
             loss = F.binary_cross_entropy_with_logits(net(xb)[:, 0], yb, weight=1.0 + 4.0 * yb)
             opt.zero_grad()
             loss.backward()
