@@ -184,7 +184,9 @@ def make_dataset(first_seed: int, n: int, decks_name: str = "train", workers: in
     xs, ys = [], []
     t0 = time.time()
     with PROCESSES.Pool(workers) as pool:
-        for k, (x, y) in enumerate(pool.imap_unordered(_worker, [(c, decks_name, color, jitter, small) for c in chunks])):
+        # in the chunks' order, whichever worker finishes first: the same seeds make the same crops in
+        # the same order, so a run from nothing trains as a run from its cached crops does
+        for k, (x, y) in enumerate(pool.imap(_worker, [(c, decks_name, color, jitter, small) for c in chunks])):
             xs.append(x)
             ys.append(y)
             print(f"  data {decks_name}: {k + 1}/{len(chunks)} chunks, {sum(len(v) for v in ys)} crops, "
