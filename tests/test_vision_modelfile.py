@@ -350,6 +350,7 @@ def test_suit_only_trains_just_the_body_suit_model(tmp_path) -> None:
     assert rc == 0 and out.exists() and not (tmp_path / "card_index.onnx").exists()
     figures = json.loads(stats.read_text())
     assert list(figures) == ["suit"] and figures["suit"]["val_scenes"] == 2
+    assert figures["suit"]["device"] == "cpu"
 
 
 @pytest.mark.timeout(180)
@@ -419,6 +420,20 @@ def test_train_device_flag_refuses_a_device_torch_cannot_train_on(capsys) -> Non
     gpu = argparse.Namespace(bf16="auto", device="cuda")
     assert train.use_bf16(gpu) and not train.use_bf16(argparse.Namespace(bf16="off", device="cuda"))
     assert train.use_bf16(argparse.Namespace(bf16="auto", device="cpu")) == train.bf16_fast()
+
+
+def test_body_crops_come_in_the_same_order_whichever_worker_finishes_first() -> None:
+    """The body-suit model's data joins its chunks in their order too (``make_body_dataset``): the
+    same seeds give the same crops, labels and ranks in the same order as one process renders them."""
+    from vision import train_suit
+
+    got = train_suit.make_body_dataset(9000, 6, workers=2)
+    seeds = list(range(9000, 9006))
+    chunks = [c for c in (seeds[i::16] for i in range(16)) if c]
+    parts = [train_suit._worker((c, train_suit.SUIT_DECKS)) for c in chunks]
+    for k in range(3):
+        assert np.array_equal(got[k], np.concatenate([p[k] for p in parts]))
+    assert len(got[0]) > 0
 
 
 def test_training_crops_come_in_the_same_order_whichever_worker_finishes_first() -> None:

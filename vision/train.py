@@ -839,8 +839,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--device", default="cpu",
-                    help="where torch trains the index models: cpu (the recipe), or a GPU such as cuda; rendering, "
-                         "quantising and calibration stay on the CPU")
+                    help="where torch trains the index models and the body-suit model: cpu (the recipe), or a GPU "
+                         "such as cuda; rendering, quantising and calibration stay on the CPU")
     ap.add_argument("--channels", type=int, default=16, help="width of the first conv layer")
     ap.add_argument("--convs", type=int, choices=CONVS, default=5,
                     help="convolutions in the trunk: 5 (two in the last two stages, the shipped model) or 3 (one a stage)")
@@ -927,7 +927,7 @@ def suit_stage(args) -> int:  # type: ignore[no-untyped-def]
     stats = train_suit.train_suit(pathlib.Path(args.suit_out), pathlib.Path(args.cache_dir), scenes=args.suit_scenes,
                                   val_scenes=max(2, math.ceil(0.15 * args.suit_scenes)), epochs=args.suit_epochs,
                                   threads=args.threads, workers=args.workers, seed=args.seed, bf16=use_bf16(args),
-                                  decks=args.suit_decks)
+                                  decks=args.suit_decks, device=args.device)
     path = pathlib.Path(args.stats)
     figures = json.loads(path.read_text()) if path.exists() and not args.suit_only else {}
     figures["suit"] = stats

@@ -101,7 +101,9 @@ def make_body_dataset(first_seed: int, n: int, decks_name: str = SUIT_DECKS, wor
     parts = []
     t0 = time.time()
     with train.PROCESSES.Pool(workers) as pool:
-        for k, part in enumerate(pool.imap_unordered(_worker, [(c, decks_name) for c in chunks])):
+        # in the chunks' order, whichever worker finishes first (as vision.train.make_dataset): a run
+        # from nothing trains on the crops in the order a run from its cached crops does
+        for k, part in enumerate(pool.imap(_worker, [(c, decks_name) for c in chunks])):
             parts.append(part)
             print(f"  body data: {k + 1}/{len(chunks)} chunks, {sum(len(p[0]) for p in parts)} crops, "
                   f"{time.time() - t0:.0f}s", flush=True)
@@ -162,9 +164,11 @@ def confirm_stats(probs: np.ndarray, suits: np.ndarray, confirm: float) -> dict:
 
 def train_suit(out: pathlib.Path, cache_dir: pathlib.Path, *, scenes: int = SUIT_SCENES,
                val_scenes: int = SUIT_VAL_SCENES, epochs: int = SUIT_EPOCHS, threads: int = 2, workers: int = 2,
-               seed: int = 1, bf16: bool = False, confirm: float | None = None, decks: str = SUIT_DECKS) -> dict:
+               seed: int = 1, bf16: bool = False, confirm: float | None = None, decks: str = SUIT_DECKS,
+               device: str = "cpu") -> dict:
     """Render the data of the deck set ``decks`` (:data:`vision.train.DECK_SETS`; cached under
-    ``cache_dir``), train, export to ``out``; returns the figures."""
+    ``cache_dir``), train on ``device`` (a torch device: ``cpu``, ``cuda``; the rendering and the
+    batches' augmentation stay on the CPU), export to ``out``; returns the figures."""
     import torch
 
     from vision import recognize, train
@@ -192,13 +196,14 @@ def train_suit(out: pathlib.Path, cache_dir: pathlib.Path, *, scenes: int = SUIT
     print(f"body-suit model: {len(x_tr)} training crops, {len(x_va)} validation; data {t_data:.0f}s", flush=True)
     if not len(x_tr) or not len(x_va):
         raise SystemExit(f"no cards in {scenes} + {val_scenes} scenes: nothing to train the body-suit model on")
-    model = build_suit_model().to(memory_format=torch.channels_last)
+    dev = torch.device(device)
+    model = build_suit_model().to(dev, memory_format=torch.channels_last)
     batch = min(256, len(x_tr))
     batches = len(x_tr) // batch
     steps = epochs * batches
     opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
-    xv = torch.from_numpy(pips.preprocess(x_va))
+    xv = torch.from_numpy(pips.preprocess(x_va)).to(dev)
     for epoch in range(epochs):
         model.train()
         perm = rng.permutation(len(x_tr))
@@ -208,9 +213,9 @@ def train_suit(out: pathlib.Path, cache_dir: pathlib.Path, *, scenes: int = SUIT
             xb = train.augment(x_tr[idx], rng)
             turn = rng.random(len(idx)) < 0.5  # the card seen from its other index corner
             xb[turn] = xb[turn][:, ::-1, ::-1]
-            xt = torch.from_numpy(pips.preprocess(xb)).contiguous(memory_format=torch.channels_last)
-            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
-                loss = suit_loss(model(xt), torch.from_numpy(s_tr[idx]), torch.from_numpy(r_tr[idx]))
+            xt = torch.from_numpy(pips.preprocess(xb)).to(dev).contiguous(memory_format=torch.channels_last)
+            with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=bf16):
+                loss = suit_loss(model(xt), torch.from_numpy(s_tr[idx]).to(dev), torch.from_numpy(r_tr[idx]).to(dev))
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -218,14 +223,15 @@ def train_suit(out: pathlib.Path, cache_dir: pathlib.Path, *, scenes: int = SUIT
             total += float(loss.detach())
         model.eval()
         with torch.no_grad():
-            pv = torch.cat([torch.softmax(model(xv[i : i + 2048])[:, : pips.N_SUIT_CLASSES], 1)
-                            for i in range(0, len(xv), 2048)]).numpy()
+            pv = torch.cat([torch.softmax(model(xv[i : i + 2048])[:, : pips.N_SUIT_CLASSES].float(), 1)
+                            for i in range(0, len(xv), 2048)]).cpu().numpy()
         print(f"body-suit epoch {epoch + 1}/{epochs} loss {total / batches:.4f} "
               f"val suit acc {(pv.argmax(1) == s_va).mean():.4f} ({time.time() - t0:.0f}s)", flush=True)
     confirm = recognize.BODY_CONFIRM if confirm is None else confirm
-    export_suit(model, out, confirm)
+    export_suit(model.cpu(), out, confirm)
     stats = {"train_crops": int(len(x_tr)), "val_crops": int(len(x_va)), "scenes": scenes, "val_scenes": val_scenes,
-             "epochs": epochs, "decks": decks, "val_suit_acc": round(float((pv.argmax(1) == s_va).mean()), 4),
+             "epochs": epochs, "decks": decks, "device": device,
+             "val_suit_acc": round(float((pv.argmax(1) == s_va).mean()), 4),
              "confirm": confirm, "val_black": confirm_stats(pv, s_va, confirm), "data_minutes": round(t_data / 60, 1),
              "minutes": round((time.time() - t_start) / 60, 1), "crops_file": str(cache)}
     print(json.dumps(stats), flush=True)
