@@ -477,6 +477,34 @@ def test_r2_a_queen_under_the_queen_check_needs_the_second_body_model_too(recogn
     assert str(d.card) == "Qh"
 
 
+def test_r2_a_queen_the_body_raises_is_put_back_when_the_second_body_model_sees_another_rank(
+        tmp_path, monkeypatch) -> None:
+    """A ten of hearts read Qh at 0.92 at its index (under the threshold): a first body model that
+    sees a queen of hearts raises it to the threshold. A second body model that sees a ten puts it
+    back, read as it was (Qh at 0.92, unsure): a seat with it is not identifiable. One that sees a
+    queen lets it stand; so does the first model's word alone, with no second model or with
+    ``RAISED_QUEEN_VETO`` off. Only queens are asked: a nine raised the same way stands whatever the
+    second model says."""
+    import vision.recognize as R
+
+    def read(first: tuple[str, str], second: tuple[str, str] | None, as_: str = "Qh") -> tuple[str, float, bool]:
+        rec = R.OnnxRecognizer(MODEL, threads=1, suit_model_path=_constant_body_model(tmp_path / "1.onnx", *first),
+                               suit_layout_model_path=(None if second is None else
+                                                       _constant_body_model(tmp_path / "2.onnx", *second)))
+        scene = _lone_card("Th", 90, 5)
+        [d] = rec._assemble([_corner(scene.cards[0])], [Reading(Card.parse(as_), 0.92)], scene.image)
+        return str(d.card), round(d.confidence, 3), d.confirmed_by_body
+
+    sure = round(float(R.OnnxRecognizer(MODEL, threads=1).threshold), 3)
+    assert sure > 0.92
+    assert read(("h", "Q"), ("h", "T")) == ("Qh", 0.92, False)
+    assert read(("h", "Q"), ("h", "Q")) == ("Qh", sure, True)
+    assert read(("h", "Q"), None) == ("Qh", sure, True)
+    assert read(("h", "9"), ("h", "T"), as_="9h") == ("9h", sure, True)
+    monkeypatch.setattr(R, "RAISED_QUEEN_VETO", None)
+    assert read(("h", "Q"), ("h", "T")) == ("Qh", sure, True)
+
+
 def _lone_card_of(card: str, deck: int, width: float = 90) -> render.Scene:
     """One card of training deck ``deck`` lying alone on felt."""
     rng = np.random.default_rng([4040, deck])
