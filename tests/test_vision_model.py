@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import pathlib
 
 import numpy as np
@@ -570,3 +571,38 @@ def test_r2_a_softened_index_head_reads_more_of_unfamiliar_index_layouts_and_not
     own, softened = right_and_wrong(1.0), right_and_wrong(0.5)
     assert softened[1] == 0 and own[1] == 0
     assert softened[0] >= own[0] + 2, (softened, own)
+
+
+def _bench_scene(seed: int, i: int, decks=None):  # type: ignore[no-untyped-def]
+    """Scene ``i`` of a benchmark seed, as ``bench/bench_vision.py`` renders it."""
+    from vision import render
+
+    w, h = (800, 600) if i % 5 else (1200, 800)
+    return render.render_scene(np.random.default_rng([seed, i]), decks or render.TRAIN_DECKS, width=w, height=h)
+
+
+def _sure(recognizer, image) -> dict[str, list[tuple[float, float]]]:  # type: ignore[no-untyped-def]
+    """The cards ``recognizer`` reads at or above its threshold in ``image``, each with the centres it is read at."""
+    out: dict[str, list[tuple[float, float]]] = {}
+    for d in recognizer.recognize(image):
+        if d.card is not None and d.confidence >= recognizer.threshold:
+            out.setdefault(str(d.card), []).append(d.center)
+    return out
+
+
+def test_r2_a_card_read_at_two_corners_does_not_contest_its_fanned_neighbour(recognizer, monkeypatch):
+    """Tuning scene 126 (seen decks): a 7 of hearts lies fanned under a queen of diamonds, each read
+    at its own top-right index. The 7 is also read at its bottom-left index, and the card that
+    corner implies lies nearly on the queen: weighed alone, that read faced the queen's index the
+    opposite way and made the queen's place contested. The fan is judged on every corner the 7 is
+    read at nearby (``FAN_BY_ALL_READS``): both cards stand."""
+    from vision import recognize
+
+    scene = _bench_scene(50505, 126)
+    now = _sure(recognizer, scene.image)
+    monkeypatch.setattr(recognize, "FAN_BY_ALL_READS", False)
+    before = _sure(recognizer, scene.image)
+    assert "Qd" in now and "7h" in now
+    assert "Qd" not in before
+    assert set(now) <= {t.card for t in scene.cards if t.face_up}
+

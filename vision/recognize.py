@@ -1809,6 +1809,8 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
     kept: list[Detection] = []
     kept_w: list[float] = []
     kept_q: list[np.ndarray] = []
+    kept_i: list[int] = []
+    seen_at = _read_nearby(dets, widths) if FAN_BY_ALL_READS else [d.read_at for d in dets]
     for i in order:
         d = dets[i]
         q = np.array(d.corners)
@@ -1817,7 +1819,9 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
             # how far apart the two cards lie: each corner of one to the nearest corner of the other
             gap = _gap(q, eq)
             reach = max(w, widths[i])
-            if (gap < radius * reach and not (d.confidence >= threshold and _fanned(d, e, reach))) or (
+            if (gap < radius * reach and not (d.confidence >= threshold and _fanned(
+                    dataclasses.replace(d, read_at=seen_at[i]), dataclasses.replace(e, read_at=seen_at[kept_i[k]]),
+                    reach))) or (
                     d.card is not None and d.card == e.card and math.dist(d.center, e.center) < SAME_CARD_REACH * reach):
                 clash = k
                 break
@@ -1825,6 +1829,7 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
             kept.append(d)
             kept_w.append(widths[i])
             kept_q.append(q)
+            kept_i.append(i)
             continue
         e = kept[clash]
         if e.card is not None and ((d.card is not None and d.card != e.card and d.confidence >= threshold)
@@ -1839,6 +1844,25 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
         elif d.card == e.card and d.card is not None:
             kept[clash] = dataclasses.replace(e, indices_read=max(e.indices_read, d.indices_read))
     return kept
+
+
+FAN_BY_ALL_READS = True
+
+
+def _read_nearby(dets: Sequence[Detection], widths: Sequence[float]) -> list[tuple]:
+    """Each detection's :attr:`Detection.read_at` with the index corners of every other detection that
+    reads the same card with its centre within :data:`SAME_CARD_REACH` card widths: the corners at which
+    that card was read, whichever of its places is weighed."""
+    out = []
+    for i, d in enumerate(dets):
+        at = list(d.read_at)
+        if d.card is not None:
+            for j, e in enumerate(dets):
+                if j != i and e.card == d.card and math.dist(d.center, e.center) < SAME_CARD_REACH * max(
+                        widths[i], widths[j]):
+                    at += [r for r in e.read_at if r not in at]
+        out.append(tuple(at))
+    return out
 
 
 def _card_places(dets: Sequence[Detection], widths: Sequence[float],
