@@ -590,6 +590,25 @@ def _sure(recognizer, image) -> dict[str, list[tuple[float, float]]]:  # type: i
     return out
 
 
+def test_r2_a_faint_rank_on_a_card_lying_on_a_card_is_proposed_from_its_print(recognizer, monkeypatch):
+    """Tuning scene 277 (seeds ``[50505, i]``, seen decks): a fan of five cards of a deck with a small,
+    thin index, each lying on the one before, so no outline marks their index corners. Their ranks
+    are too light and too little saturated to leave the card stock, so the glyph proposer (a rank
+    above a suit) found only suits. With the faint print of the gray image added
+    (``detect.GLYPH_FAINT``), the 4 of hearts is proposed and read; without it, it is not, and no
+    other card is read differently."""
+    from vision import detect
+
+    scene = _bench_scene(50505, 277)
+    truth = {t.card for t in scene.cards if t.face_up}
+    now = _sure(recognizer, scene.image)
+    monkeypatch.setattr(detect, "GLYPH_FAINT", None)
+    before = _sure(recognizer, scene.image)
+    assert "4h" in now and "4h" not in before
+    assert set(now) - {"4h"} == set(before)
+    assert set(now) <= truth
+
+
 def test_r2_a_card_read_at_two_corners_does_not_contest_its_fanned_neighbour(recognizer, monkeypatch):
     """Tuning scene 126 (seen decks): a 7 of hearts lies fanned under a queen of diamonds, each read
     at its own top-right index. The 7 is also read at its bottom-left index, and the card that
