@@ -1819,9 +1819,8 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
             # how far apart the two cards lie: each corner of one to the nearest corner of the other
             gap = _gap(q, eq)
             reach = max(w, widths[i])
-            if (gap < radius * reach and not (d.confidence >= threshold and _fanned(
-                    dataclasses.replace(d, read_at=seen_at[i]), dataclasses.replace(e, read_at=seen_at[kept_i[k]]),
-                    reach))) or (
+            if (gap < radius * reach and not (d.confidence >= threshold
+                                              and _fanned(d, e, reach, seen_at[i], seen_at[kept_i[k]]))) or (
                     d.card is not None and d.card == e.card and math.dist(d.center, e.center) < SAME_CARD_REACH * reach):
                 clash = k
                 break
@@ -2040,13 +2039,15 @@ FANNED_APART = (0.15, 0.7)
 of a fan, each read (:func:`_fanned`)."""
 
 
-def _fanned(d: Detection, e: Detection, width: float) -> bool:
+def _fanned(d: Detection, e: Detection, width: float, d_at: Sequence[tuple[float, float, float, float]] | None = None,
+            e_at: Sequence[tuple[float, float, float, float]] | None = None) -> bool:
     """Whether ``d`` and ``e``, two different cards whose outlines lie nearly on each other, are two
     cards of a tight fan rather than one card read two ways: an index corner read as one and an
     index corner read as the other face the same way (``u`` within about 25 degrees) and lie
     :data:`FANNED_APART` apart, as the top-left indices of two cards a fifth of a width along do.
     One card read two ways is read at one index corner, or at its two diagonal corners, which face
-    opposite ways.
+    opposite ways. ``d_at``, ``e_at``: the corners to weigh in place of each one's own
+    :attr:`Detection.read_at` (:func:`_read_nearby`).
 
     >>> from controller.cards import Card
     >>> q = ((0.0, 0.0), (63.0, 0.0), (63.0, 88.0), (0.0, 88.0))
@@ -2061,8 +2062,8 @@ def _fanned(d: Detection, e: Detection, width: float) -> bool:
     if d.card is None or e.card is None or d.card == e.card:
         return False
     lo, hi = FANNED_APART[0] * width, FANNED_APART[1] * width
-    for x, y, ux, uy in d.read_at:
-        for x2, y2, ux2, uy2 in e.read_at:
+    for x, y, ux, uy in d.read_at if d_at is None else d_at:
+        for x2, y2, ux2, uy2 in e.read_at if e_at is None else e_at:
             if ux * ux2 + uy * uy2 >= -PAIR_OPPOSITE and lo <= math.hypot(x - x2, y - y2) <= hi:
                 return True
     return False
