@@ -246,12 +246,13 @@ def test_seat_benchmark_says_why_each_readable_seat_was_missed(recognizer):
     """``bench/bench_vision.py``'s seat figures put every seat that could have been identified (both
     cards face up, an index in view) in one place: identified, identified wrongly, or missed with the
     reason the dealer's screen gives (``missed_by_reason``, :class:`vision.verdict.Reason` values).
-    On the first four benchmark tables of the seen decks a seat is missed (table 3, an ace of spades
-    read unsure)."""
+    On the first six benchmark tables of the unseen decks a seat is missed (table 5, a card read
+    unsure). (Until the thirty-eighth session's body models, table 3 of the seen decks missed one:
+    its seen decks now miss none before table 11.)"""
     from vision import render
     from vision.verdict import Reason
 
-    seats = _bench_module("bench_vision").seat_safety(recognizer, render.TRAIN_DECKS, 4)
+    seats = _bench_module("bench_vision").seat_safety(recognizer, render.UNSEEN_DECKS, 6)
     missed = seats["missed_by_reason"]
     assert missed and set(missed) <= {r.value for r in Reason} - {Reason.OK.value}
     assert seats["identified"] + sum(missed.values()) + seats["wrong_identifiable"] >= seats["seats_readable"]

@@ -1,6 +1,6 @@
 """Train the body-suit model (:mod:`vision.pips`) and export ``models/card_suit.onnx``.
 
-    python -m vision.train --suit-only   # this model alone (about 15 minutes on two cores)
+    python -m vision.train --suit-only   # this model alone (about 17 minutes on two cores)
     python -m vision.train               # the index classifier, then this model
 
 Data: the same kind of rendered scenes as the index classifier's (:func:`vision.train.training_scene`,
@@ -32,14 +32,16 @@ from vision import pips
 
 SUIT_SCENES = 8000
 """Training scenes of the body-suit model (``--suit-scenes``). Thirty-sixth session: twice the
-seventeenth's 4,000 (and 7 epochs for 10, so a whole ``python -m vision.train`` stays under the
-hour): of the validation clubs and spades 58% -> 62% confirmed at 0.95, 0.18% -> 0.16% as the
-other black suit (models/README.md)."""
+seventeenth's 4,000: of the validation clubs and spades 58% -> 62% confirmed at 0.95, 0.18% ->
+0.16% as the other black suit (models/README.md)."""
 SUIT_VAL_SCENES = 600
 """Its validation scenes (a run's own: ``vision.train`` validates on 15% of its ``--suit-scenes``)."""
 SUIT_SEED = 9_000_000
 """First scene seed of its data (the index classifier's members use seeds from 1,000,000 up)."""
-SUIT_EPOCHS = 7
+SUIT_EPOCHS = 10
+"""Its epochs (``--suit-epochs``). Thirty-sixth session: 7, so that a whole ``python -m vision.train``
+stayed under the hour; 10 since the thirty-eighth, when the batches came to be jittered ahead on a
+thread (:func:`prefetched`): 10 epochs of about 65 s on two cores, where 7 took 83 to 87 s each."""
 SUIT_DECKS = "train+mix2"
 """The deck set it trains on (:data:`vision.train.DECK_SETS`)."""
 SMALL_SHARE = 0.5
