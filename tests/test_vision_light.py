@@ -145,3 +145,33 @@ def test_a_warm_lit_table_keeps_its_identifiable_seats():
     corrected = seats(warm, True)
     assert corrected[0] >= 7 and corrected[1] == 0
     assert seats(warm, False)[0] <= 3
+
+
+def test_r3_a_blurred_club_spade_contest_the_second_body_model_doubts_stays_unreadable(monkeypatch):
+    """Table ``[515151, 6]`` seat 9 out of focus (``bench/vision_light.py`` ``blur``): the jack of
+    spades' index corners read Jc 0.84 and Js 0.65, and the first body model sees clubs at 0.98
+    and a jack. Settled on its word, the seat was identified with a card it does not hold. The
+    second body model gives spades 0.32, over ``BLACK_PAIR_SECOND``: the jack stays contested and
+    the seat is not identifiable; without that check it is identified wrongly."""
+    pytest.importorskip("onnxruntime")
+    import vision.recognize as R
+    from vision import render
+    from vision.config import load_camera_config
+    from vision.watch import TableWatcher
+
+    _, vision_light = _bench()
+    cam = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"stable_frames": 1})
+    scene = render.render_table(np.random.default_rng([515151, 6]), render.TRAIN_DECKS)
+    blurred = vision_light.CONDITIONS["blur"](scene.image)
+    rec = R.OnnxRecognizer()
+    assert sorted(t.card for t in scene.cards if t.seat == 9) == ["4h", "Js"]
+
+    def seat_9():  # type: ignore[no-untyped-def]
+        [view] = [v for v in TableWatcher(cam, rec).watch(blurred) if v.seat == 9]
+        return view
+
+    view = seat_9()
+    assert not view.identifiable and [str(c) for c in view.cards] == ["4h"]
+    monkeypatch.setattr(R, "BLACK_PAIR_SECOND", None)
+    view = seat_9()
+    assert view.identifiable and sorted(map(str, view.cards)) == ["4h", "Jc"]
