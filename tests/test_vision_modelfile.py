@@ -436,37 +436,6 @@ def test_body_crops_come_in_the_same_order_whichever_worker_finishes_first() -> 
     assert len(got[0]) > 0
 
 
-def test_body_batches_made_ahead_by_a_thread_are_the_batches_of_a_plain_loop() -> None:
-    """The body-suit training jitters its next batches on a thread while torch trains
-    (``prefetched``): the thread alone draws the random numbers, so a seed gives the same batches,
-    in the same order, as the loop without the thread, and the trained file stays reproducible."""
-    from vision import train_suit
-
-    rng = np.random.default_rng(5)
-    x = rng.integers(0, 256, (50, 90, 64), dtype=np.uint8)
-    suits, ranks = rng.integers(0, 5, 50), rng.integers(0, 13, 50)
-    plain = list(train_suit.training_batches(x, suits, ranks, np.random.default_rng(1), 3, 16))
-    ahead = list(train_suit.prefetched(train_suit.training_batches(x, suits, ranks, np.random.default_rng(1), 3, 16)))
-    assert len(plain) == len(ahead) == 3 * (50 // 16)
-    for (xa, sa, ra), (xb, sb, rb) in zip(plain, ahead):
-        assert xa.shape == (16, 1, 90, 64) and xa.dtype == np.float32
-        assert np.array_equal(xa, xb) and np.array_equal(sa, sb) and np.array_equal(ra, rb)
-    assert not np.array_equal(plain[0][0], plain[3][0])  # each epoch draws its own batches
-
-
-def test_an_error_making_a_batch_ahead_is_raised_to_the_training_loop() -> None:
-    from vision import train_suit
-
-    def batches():
-        yield 1
-        raise ValueError("crop 7 has no pixels")
-
-    got = train_suit.prefetched(batches())
-    assert next(got) == 1
-    with pytest.raises(ValueError, match="crop 7 has no pixels"):
-        next(got)
-
-
 def test_training_crops_come_in_the_same_order_whichever_worker_finishes_first() -> None:
     """``make_dataset`` renders its scenes' chunks on several processes and joins them in the
     chunks' order, so the same seeds give the same crops in the same order: the training then draws

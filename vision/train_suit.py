@@ -1,6 +1,6 @@
 """Train the body-suit model (:mod:`vision.pips`) and export ``models/card_suit.onnx``.
 
-    python -m vision.train --suit-only   # this model alone (about 17 minutes on two cores)
+    python -m vision.train --suit-only   # this model alone (about 15 minutes on two cores)
     python -m vision.train               # the index classifier, then this model
 
 Data: the same kind of rendered scenes as the index classifier's (:func:`vision.train.training_scene`,
@@ -20,11 +20,7 @@ from __future__ import annotations
 import json
 import math
 import pathlib
-import queue
-import threading
 import time
-from collections.abc import Iterator
-from typing import TypeVar
 
 import numpy as np
 
@@ -32,22 +28,24 @@ from vision import pips
 
 SUIT_SCENES = 8000
 """Training scenes of the body-suit model (``--suit-scenes``). Thirty-sixth session: twice the
-seventeenth's 4,000: of the validation clubs and spades 58% -> 62% confirmed at 0.95, 0.18% ->
-0.16% as the other black suit (models/README.md)."""
+seventeenth's 4,000 (and 7 epochs for 10, so a whole ``python -m vision.train`` stays under the
+hour): of the validation clubs and spades 58% -> 62% confirmed at 0.95, 0.18% -> 0.16% as the
+other black suit (models/README.md)."""
 SUIT_VAL_SCENES = 600
 """Its validation scenes (a run's own: ``vision.train`` validates on 15% of its ``--suit-scenes``)."""
 SUIT_SEED = 9_000_000
 """First scene seed of its data (the index classifier's members use seeds from 1,000,000 up)."""
-SUIT_EPOCHS = 10
-"""Its epochs (``--suit-epochs``). Thirty-sixth session: 7, so that a whole ``python -m vision.train``
-stayed under the hour; 10 since the thirty-eighth, when the batches came to be jittered ahead on a
-thread (:func:`prefetched`): 10 epochs of about 65 s on two cores, where 7 took 83 to 87 s each."""
+SUIT_EPOCHS = 7
+"""Its epochs (``--suit-epochs``): 7, so that a whole ``python -m vision.train`` stays under the
+hour. The shipped file has 10 since the thirty-eighth session (``--suit-only --suit-epochs 10``,
+about 17 minutes on its own): 64 to 79 s an epoch on two cores, too long for the whole run.
+Jittering the next batches on a thread while torch trained was tried that session: the same
+batches, but no faster (79 s for an epoch against 72 s plain, one after the other)."""
 SUIT_DECKS = "train+mix2"
 """The deck set it trains on (:data:`vision.train.DECK_SETS`)."""
 SMALL_SHARE = 0.5
 """Share of its scenes with small cards (:data:`vision.train.SMALL_CARDS`): the cards it checks."""
 N_RANKS = pips.N_RANKS
-T = TypeVar("T")
 
 
 def jittered_quad(corners, k: int, rng: np.random.Generator, width_sd: float = 0.04, shift_sd: float = 0.03,
@@ -172,68 +170,6 @@ def confirm_stats(probs: np.ndarray, suits: np.ndarray, confirm: float) -> dict:
             "other_black": round(float((p[np.arange(len(s)), other] >= confirm).mean()), 4) if len(s) else 0.0}
 
 
-def training_batches(x: np.ndarray, suits: np.ndarray, ranks: np.ndarray, rng: np.random.Generator, epochs: int,
-                     batch: int) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Every training step's batch in order, ``epochs`` times ``len(x) // batch`` of them: each
-    epoch a fresh permutation of the crops ``x``, each batch with the index classifier's photometric
-    jitter (:func:`vision.train.augment`) and half its crops turned half a turn (the card seen from
-    its other index corner), standardised (:func:`vision.pips.preprocess`), with its suit and rank
-    labels. All the randomness is drawn from ``rng``, in the order of the steps."""
-    from vision import train
-
-    for _ in range(epochs):
-        perm = rng.permutation(len(x))
-        for b in range(len(x) // batch):
-            idx = perm[b * batch : (b + 1) * batch]
-            xb = train.augment(x[idx], rng)
-            turn = rng.random(len(idx)) < 0.5
-            xb[turn] = xb[turn][:, ::-1, ::-1]
-            yield pips.preprocess(xb), suits[idx], ranks[idx]
-
-
-PREFETCH = 2
-"""Batches :func:`prefetched` prepares ahead of the training step."""
-
-
-def prefetched(items: Iterator[T], depth: int = PREFETCH) -> Iterator[T]:
-    """``items`` as they come, made by a thread that runs up to ``depth`` items ahead: the body
-    model's batches are jittered in numpy (about 40 ms a batch, most of it outside the GIL) while
-    torch trains on the batch before, and the thread alone draws from the generator's random
-    numbers, so the batches are the ones a plain loop would make. An error in ``items`` is raised
-    here, at the item it stopped at."""
-    done = object()
-    ahead: queue.Queue = queue.Queue(maxsize=depth)
-    stop = threading.Event()
-
-    def fill() -> None:
-        try:
-            for item in items:
-                while not stop.is_set():
-                    try:
-                        ahead.put((item, None), timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-                if stop.is_set():
-                    return
-            ahead.put((done, None))
-        except BaseException as exc:  # handed to the consumer, which raises it
-            ahead.put((done, exc))
-
-    thread = threading.Thread(target=fill, name="body-batches", daemon=True)
-    thread.start()
-    try:
-        while True:
-            item, exc = ahead.get()
-            if item is done:
-                if exc is not None:
-                    raise exc
-                return
-            yield item
-    finally:
-        stop.set()
-
-
 def train_suit(out: pathlib.Path, cache_dir: pathlib.Path, *, scenes: int = SUIT_SCENES,
                val_scenes: int = SUIT_VAL_SCENES, epochs: int = SUIT_EPOCHS, threads: int = 2, workers: int = 2,
                seed: int = 1, bf16: bool = False, confirm: float | None = None, decks: str = SUIT_DECKS,
@@ -276,15 +212,18 @@ def train_suit(out: pathlib.Path, cache_dir: pathlib.Path, *, scenes: int = SUIT
     opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     xv = torch.from_numpy(pips.preprocess(x_va)).to(dev)
-    steps_ahead = prefetched(training_batches(x_tr, s_tr, r_tr, rng, epochs, batch))
     for epoch in range(epochs):
         model.train()
+        perm = rng.permutation(len(x_tr))
         t0, total = time.time(), 0.0
-        for _ in range(batches):
-            xb, sb, rb = next(steps_ahead)
-            xt = torch.from_numpy(xb).to(dev).contiguous(memory_format=torch.channels_last)
+        for b in range(batches):
+            idx = perm[b * batch : (b + 1) * batch]
+            xb = train.augment(x_tr[idx], rng)
+            turn = rng.random(len(idx)) < 0.5  # the card seen from its other index corner
+            xb[turn] = xb[turn][:, ::-1, ::-1]
+            xt = torch.from_numpy(pips.preprocess(xb)).to(dev).contiguous(memory_format=torch.channels_last)
             with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=bf16):
-                loss = suit_loss(model(xt), torch.from_numpy(sb).to(dev), torch.from_numpy(rb).to(dev))
+                loss = suit_loss(model(xt), torch.from_numpy(s_tr[idx]).to(dev), torch.from_numpy(r_tr[idx]).to(dev))
             opt.zero_grad()
             loss.backward()
             opt.step()
