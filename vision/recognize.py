@@ -1822,7 +1822,15 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
     kept_w: list[float] = []
     kept_q: list[np.ndarray] = []
     kept_i: list[int] = []
-    seen_at = _read_nearby(dets, widths) if FAN_BY_ALL_READS else [d.read_at for d in dets]
+    nearby: dict[int, tuple] = {}  # the corners each card is read at, found only for cards that clash
+
+    def seen_at(i: int) -> tuple:
+        if not FAN_BY_ALL_READS:
+            return dets[i].read_at
+        if i not in nearby:
+            nearby[i] = _read_nearby(dets, widths, i)
+        return nearby[i]
+
     for i in order:
         d = dets[i]
         q = np.array(d.corners)
@@ -1832,7 +1840,7 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
             gap = _gap(q, eq)
             reach = max(w, widths[i])
             if (gap < radius * reach and not (d.confidence >= threshold
-                                              and _fanned(d, e, reach, seen_at[i], seen_at[kept_i[k]]))) or (
+                                              and _fanned(d, e, reach, seen_at(i), seen_at(kept_i[k])))) or (
                     d.card is not None and d.card == e.card and math.dist(d.center, e.center) < SAME_CARD_REACH * reach):
                 clash = k
                 break
@@ -1858,22 +1866,23 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
 
 
 FAN_BY_ALL_READS = True
+"""Two cards that clash in :func:`merge_duplicates` are judged a fan (:func:`_fanned`) on every
+corner at which each is read nearby (:func:`_read_nearby`), not only at its own place's corners.
+Thirty-seventh session (models/README.md). ``False``: each place's own corners only."""
 
 
-def _read_nearby(dets: Sequence[Detection], widths: Sequence[float]) -> list[tuple]:
-    """Each detection's :attr:`Detection.read_at` with the index corners of every other detection that
+def _read_nearby(dets: Sequence[Detection], widths: Sequence[float], i: int) -> tuple:
+    """``dets[i]``'s :attr:`Detection.read_at` with the index corners of every other detection that
     reads the same card with its centre within :data:`SAME_CARD_REACH` card widths: the corners at which
     that card was read, whichever of its places is weighed."""
-    out = []
-    for i, d in enumerate(dets):
-        at = list(d.read_at)
-        if d.card is not None:
-            for j, e in enumerate(dets):
-                if j != i and e.card == d.card and math.dist(d.center, e.center) < SAME_CARD_REACH * max(
-                        widths[i], widths[j]):
-                    at += [r for r in e.read_at if r not in at]
-        out.append(tuple(at))
-    return out
+    d = dets[i]
+    at = list(d.read_at)
+    if d.card is not None:
+        for j, e in enumerate(dets):
+            if j != i and e.card == d.card and math.dist(d.center, e.center) < SAME_CARD_REACH * max(
+                    widths[i], widths[j]):
+                at += [r for r in e.read_at if r not in at]
+    return tuple(at)
 
 
 def _card_places(dets: Sequence[Detection], widths: Sequence[float],
