@@ -93,8 +93,9 @@ def _right(rec, dets, scene) -> tuple[int, int]:  # type: ignore[no-untyped-def]
 
 
 def test_a_warm_lit_scene_reads_as_under_white_light():
-    """Benchmark scene 1 (seen decks) under warm lamps: uncorrected, the tinted card stock loses two
-    of its ten cards read right (four before tinted stock joined plain stock, twenty-ninth session);
+    """Benchmark scene 1 (seen decks) under warm lamps: uncorrected, the tinted card stock loses one
+    of its ten cards read right (two before the thirty-ninth session's body models, four before
+    tinted stock joined plain stock, twenty-ninth session);
     corrected, the frame reads as many as under white light or more (10 and 9), with no wrong read.
     Read with the index classifier's own probabilities (``index_power`` 1.0): softened
     (``INDEX_HEAD_POWER``, thirty-fourth session) the uncorrected frame loses one card, not two."""
@@ -113,7 +114,7 @@ def test_a_warm_lit_scene_reads_as_under_white_light():
     uncorrected = _right(rec, rec.recognize(warm), scene)
     assert white[0] >= 9 and white[1] == 0
     assert corrected[0] >= white[0] and corrected[1] == 0
-    assert uncorrected[0] <= corrected[0] - 2
+    assert uncorrected[0] <= corrected[0] - 1
 
 
 def test_a_warm_lit_table_keeps_its_identifiable_seats():
@@ -147,12 +148,16 @@ def test_a_warm_lit_table_keeps_its_identifiable_seats():
     assert seats(warm, False)[0] <= 3
 
 
-def test_r3_a_blurred_club_spade_contest_the_second_body_model_doubts_stays_unreadable(monkeypatch):
+def test_r3_a_blurred_club_spade_contest_the_second_body_model_doubts_stays_unreadable(monkeypatch, tmp_path,
+                                                                                       constant_body_model):
     """Table ``[515151, 6]`` seat 9 out of focus (``bench/vision_light.py`` ``blur``): the jack of
-    spades' index corners read Jc 0.84 and Js 0.65, and the first body model sees clubs at 0.98
-    and a jack. Settled on its word, the seat was identified with a card it does not hold. The
-    second body model gives spades 0.32, over ``BLACK_PAIR_SECOND``: the jack stays contested and
-    the seat is not identifiable; without that check it is identified wrongly."""
+    spades' index corners read Jc 0.84 and Js 0.65, and the thirty-eighth session's first body
+    model saw clubs at 0.98 and a jack. Settled on its word, the seat was identified with a card it
+    does not hold; its second body model gave spades 0.32, over ``BLACK_PAIR_SECOND``. The
+    thirty-ninth session's first model does not settle it, and its second gives spades less, so
+    constant models stand in for that pair here: a first that sees the jack of clubs, a second that
+    sees spades. The jack stays contested and the seat is not identifiable; without that check it is
+    identified wrongly."""
     pytest.importorskip("onnxruntime")
     import vision.recognize as R
     from vision import render
@@ -163,7 +168,8 @@ def test_r3_a_blurred_club_spade_contest_the_second_body_model_doubts_stays_unre
     cam = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"stable_frames": 1})
     scene = render.render_table(np.random.default_rng([515151, 6]), render.TRAIN_DECKS)
     blurred = vision_light.CONDITIONS["blur"](scene.image)
-    rec = R.OnnxRecognizer()
+    rec = R.OnnxRecognizer(suit_model_path=constant_body_model(tmp_path / "jc.onnx", "c", "J"),
+                           suit_layout_model_path=constant_body_model(tmp_path / "js.onnx", "s", "J"))
     assert sorted(t.card for t in scene.cards if t.seat == 9) == ["4h", "Js"]
 
     def seat_9():  # type: ignore[no-untyped-def]

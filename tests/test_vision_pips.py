@@ -136,15 +136,21 @@ def test_a_named_body_suit_model_that_is_missing_is_an_error(tmp_path) -> None:
 
 
 def test_training_quads_are_the_card_a_little_off() -> None:
+    """The body model's training quads: the point a little off, the width off as much as the
+    recogniser's proposals are (about a tenth either way since the thirty-ninth session), the
+    card's proportions kept."""
     from vision.train_suit import jittered_quad
 
     q = [(0.0, 0.0), (63.0, 0.0), (63.0, 88.0), (0.0, 88.0)]
     rng = np.random.default_rng(1)
-    for _ in range(50):
+    widths = []
+    for _ in range(200):
         j = jittered_quad(q, 0, rng)
         w = float(np.linalg.norm(j[1] - j[0]))
-        assert abs(w / 63.0 - 1) < 0.2 and float(np.linalg.norm(j[0])) < 0.15 * 63
+        widths.append(w / 63.0)
+        assert abs(w / 63.0 - 1) < 0.45 and float(np.linalg.norm(j[0])) < 0.15 * 63
         assert math.isclose(float(np.linalg.norm(j[3] - j[0])) / w, detect.ASPECT, rel_tol=1e-6)
+    assert 0.08 < float(np.std(widths)) < 0.12 and abs(float(np.mean(widths)) - 1) < 0.02
 
 
 def test_a_card_read_below_the_threshold_stands_when_its_body_confirms_suit_and_rank(recognizer) -> None:
@@ -166,10 +172,12 @@ def test_a_card_read_below_the_threshold_stands_when_its_body_confirms_suit_and_
     assert not any(d.confirmed_by_body or d.confidence >= recognizer.threshold for d in low)
 
 
-def test_r2_a_body_cropped_a_fifth_too_small_is_looked_at_again_at_other_sizes(recognizer, monkeypatch) -> None:
-    """A 9 of hearts 90 pixels wide proposed as if it were 72 wide (the width a frame is read at can
-    be that far off one card's own) and read 0.7 at its index: its body cropped at the proposal's
-    size does not raise it, the second look at other sizes does (two sizes side by side agree);
+def test_r2_a_body_cropped_a_third_too_small_is_looked_at_again_at_other_sizes(recognizer, monkeypatch) -> None:
+    """A 9 of hearts 90 pixels wide proposed as if it were 58 wide (the width a frame is read at can
+    be far off one card's own; the body model trained on widths 10% off since the thirty-ninth
+    session reads it at 72, a fifth too small, at the proposal's size) and read 0.7 at its index:
+    its body cropped at the proposal's size does not raise it, the second look at other sizes does
+    (two sizes side by side agree);
     with no second look it stays unsure; read as the 8 of hearts it stays unsure either way. (The
     second body model, which confirms this card at the proposal's size, is left out.)"""
     import dataclasses
@@ -178,7 +186,7 @@ def test_r2_a_body_cropped_a_fifth_too_small_is_looked_at_again_at_other_sizes(r
 
     scene = _lone_card("9h", 90, 2)
     corner = _corner(scene.cards[0])
-    small = dataclasses.replace(corner, width=corner.width * 0.8)
+    small = dataclasses.replace(corner, width=corner.width * 0.65)
     h9, h8 = Card.parse("9h"), Card.parse("8h")
     [d] = recognizer._assemble([small], [Reading(h9, 0.7)], scene.image)
     assert d.card == h9 and d.confidence == recognizer.threshold and d.confirmed_by_body
@@ -393,19 +401,20 @@ def test_second_body_model_file_is_small_and_loaded_only_with_the_first(recogniz
 
 
 def test_r2_the_second_body_model_confirms_a_red_card_of_a_layout_deck_the_first_leaves(recognizer) -> None:
-    """A 9 of diamonds of a layout deck, read 0.7 at its index: the first body model does not
+    """A 10 of diamonds of a layout deck, read 0.7 at its index: the first body model does not
     confirm it; the second, trained with the layout decks, does (at the threshold,
-    ``confirmed_by_body``). Read 0.7 as the 9 of hearts, the 8 or the 6 of diamonds, it stays unsure."""
+    ``confirmed_by_body``). Read 0.7 as the 10 of hearts, the 9 or the 8 of diamonds, it stays
+    unsure. (A 9 of diamonds until the thirty-ninth session's first body model, which confirms it.)"""
     from vision.recognize import OnnxRecognizer
 
-    scene = _layout_card("9d")
+    scene = _layout_card("Td", 90, 2)
     corner = _corner(scene.cards[0])
     first_only = OnnxRecognizer(MODEL, threads=1, suit_layout_model_path=None)
-    [d] = first_only._assemble([corner], [Reading(Card.parse("9d"), 0.7)], scene.image)
+    [d] = first_only._assemble([corner], [Reading(Card.parse("Td"), 0.7)], scene.image)
     assert not d.confirmed_by_body and d.confidence == pytest.approx(0.7)
-    [d] = recognizer._assemble([corner], [Reading(Card.parse("9d"), 0.7)], scene.image)
-    assert str(d.card) == "9d" and d.confidence == recognizer.threshold and d.confirmed_by_body
-    for wrong in ("9h", "8d", "6d"):
+    [d] = recognizer._assemble([corner], [Reading(Card.parse("Td"), 0.7)], scene.image)
+    assert str(d.card) == "Td" and d.confidence == recognizer.threshold and d.confirmed_by_body
+    for wrong in ("Th", "9d", "8d"):
         [d] = recognizer._assemble([corner], [Reading(Card.parse(wrong), 0.7)], scene.image)
         assert str(d.card) == wrong and d.confidence == pytest.approx(0.7) and not d.confirmed_by_body
 
@@ -429,32 +438,13 @@ def test_r2_the_second_body_model_is_never_asked_about_clubs_spades_or_what_the_
     plain = _lone_card("7h", 90, 5)
     [d] = recognizer._assemble([_corner(plain.cards[0])], [Reading(Card.parse("7h"), 0.7)], plain.image)
     assert d.confirmed_by_body and spy.crops == []
-    red = _layout_card("9d")
-    recognizer._assemble([_corner(red.cards[0])], [Reading(Card.parse("9d"), 0.7)], red.image)
+    red = _layout_card("Td", 90, 2)
+    recognizer._assemble([_corner(red.cards[0])], [Reading(Card.parse("Td"), 0.7)], red.image)
     assert sum(spy.crops) >= 1
 
 
-def _constant_body_model(path: pathlib.Path, suit: str, rank: str) -> pathlib.Path:
-    """A body model file (90 x 64 crops, as the shipped ones) that gives every crop the suit ``suit``
-    and the rank ``rank`` with certainty: a second body model whose word is known."""
-    import onnx
-    from onnx import TensorProto, helper
-
-    k = pips.N_SUIT_CLASSES + pips.N_RANKS
-    bias = [0.0] * k
-    bias["cdhs".index(suit)] = 1.0
-    bias[pips.N_SUIT_CLASSES + "23456789TJQKA".index(rank)] = 1.0
-    graph = helper.make_graph(
-        [helper.make_node("GlobalAveragePool", ["bodies"], ["g"]), helper.make_node("Flatten", ["g"], ["f"]),
-         helper.make_node("MatMul", ["f", "w"], ["m"]), helper.make_node("Add", ["m", "b"], ["probs"])],
-        "body", [helper.make_tensor_value_info("bodies", TensorProto.FLOAT, ["n", 1, pips.BODY_H, pips.BODY_W])],
-        [helper.make_tensor_value_info("probs", TensorProto.FLOAT, ["n", k])],
-        [helper.make_tensor("w", TensorProto.FLOAT, [1, k], [0.0] * k), helper.make_tensor("b", TensorProto.FLOAT, [k], bias)])
-    onnx.save_model(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
-    return path
-
-
-def test_r2_a_queen_under_the_queen_check_needs_the_second_body_model_too(recognizer, tmp_path) -> None:
+def test_r2_a_queen_under_the_queen_check_needs_the_second_body_model_too(recognizer, tmp_path,
+                                                                         constant_body_model) -> None:
     """Queens read at 0.98 (over the threshold, under the queen check) stand when both body models
     confirm them, as the shipped pair does for every suit of six training decks. A second body
     model that sees a ten refuses them all, the black ones the first confirmed included; one that
@@ -466,8 +456,8 @@ def test_r2_a_queen_under_the_queen_check_needs_the_second_body_model_too(recogn
             scene = _lone_card_of(card, deck)
             [d] = recognizer._assemble([_corner(scene.cards[0])], [Reading(Card.parse(card), 0.98)], scene.image)
             assert str(d.card) == card, (deck, card)
-    ten = OnnxRecognizer(MODEL, threads=1, suit_layout_model_path=_constant_body_model(tmp_path / "t.onnx", "h", "T"))
-    queen = OnnxRecognizer(MODEL, threads=1, suit_layout_model_path=_constant_body_model(tmp_path / "q.onnx", "h", "Q"))
+    ten = OnnxRecognizer(MODEL, threads=1, suit_layout_model_path=constant_body_model(tmp_path / "t.onnx", "h", "T"))
+    queen = OnnxRecognizer(MODEL, threads=1, suit_layout_model_path=constant_body_model(tmp_path / "q.onnx", "h", "Q"))
     for card in ("Qh", "Qs"):
         scene = _lone_card_of(card, 0)
         corner = _corner(scene.cards[0])
@@ -479,7 +469,7 @@ def test_r2_a_queen_under_the_queen_check_needs_the_second_body_model_too(recogn
 
 
 def test_r2_a_queen_the_body_raises_is_put_back_when_the_second_body_model_sees_another_rank(
-        tmp_path, monkeypatch) -> None:
+        tmp_path, monkeypatch, constant_body_model) -> None:
     """A ten of hearts read Qh at 0.92 at its index (under the threshold): a first body model that
     sees a queen of hearts raises it to the threshold. A second body model that sees a ten puts it
     back, read as it was (Qh at 0.92, unsure): a seat with it is not identifiable. One that sees a
@@ -489,9 +479,9 @@ def test_r2_a_queen_the_body_raises_is_put_back_when_the_second_body_model_sees_
     import vision.recognize as R
 
     def read(first: tuple[str, str], second: tuple[str, str] | None, as_: str = "Qh") -> tuple[str, float, bool]:
-        rec = R.OnnxRecognizer(MODEL, threads=1, suit_model_path=_constant_body_model(tmp_path / "1.onnx", *first),
+        rec = R.OnnxRecognizer(MODEL, threads=1, suit_model_path=constant_body_model(tmp_path / "1.onnx", *first),
                                suit_layout_model_path=(None if second is None else
-                                                       _constant_body_model(tmp_path / "2.onnx", *second)))
+                                                       constant_body_model(tmp_path / "2.onnx", *second)))
         scene = _lone_card("Th", 90, 5)
         [d] = rec._assemble([_corner(scene.cards[0])], [Reading(Card.parse(as_), 0.92)], scene.image)
         return str(d.card), round(d.confidence, 3), d.confirmed_by_body
@@ -521,9 +511,10 @@ def test_r2_a_club_or_a_spade_read_unsure_is_read_as_its_colour_twin_when_index_
     """A ten of spades 72 pixels wide read Tc at 0.69 at its index, the index giving the Ts 0.3
     (``Reading.colour_twin``): its pips say spades and ten, and index and body together make it the
     ten of spades, at the threshold and ``confirmed_by_body``; a seven of clubs read 7s the same way
-    is the seven of clubs. Where the index gave the twin almost nothing (0.01) the body cannot make
-    it the twin: it stays as read, unsure. Hearts and diamonds are not swapped
-    (``COLOUR_TWIN_SUITS``), and with no twin suits nothing is."""
+    is the seven of clubs. Where the index gave the twin almost nothing (0.01) one body cannot make
+    it the twin; both body models sure of the twin's suit and rank can (``TWIN_BY_BOTH_FLOOR``,
+    thirty-ninth session), but not under that floor (0.005): it stays as read, unsure. Hearts and
+    diamonds are not swapped (``COLOUR_TWIN_SUITS``), and with no twin suits nothing is."""
     import vision.recognize as R
 
     def read(card: str, as_: str, twin: float) -> tuple[str, float, bool]:
@@ -536,8 +527,11 @@ def test_r2_a_club_or_a_spade_read_unsure_is_read_as_its_colour_twin_when_index_
     assert R.colour_twin(Card.parse("Tc")) == Card.parse("Ts")
     assert read("Ts", "Tc", 0.3) == ("Ts", sure, True)
     assert read("7c", "7s", 0.3) == ("7c", sure, True)
-    assert read("Ts", "Tc", 0.01) == ("Tc", 0.69, False)
+    assert read("Ts", "Tc", 0.01) == ("Ts", sure, True)
+    assert read("Ts", "Tc", 0.005) == ("Tc", 0.69, False)
     assert read("Th", "Td", 0.3) == ("Td", 0.69, False)
+    monkeypatch.setattr(R, "TWIN_BY_BOTH_FLOOR", None)
+    assert read("Ts", "Tc", 0.01) == ("Tc", 0.69, False)
     monkeypatch.setattr(R, "COLOUR_TWIN_SUITS", frozenset())
     assert read("Ts", "Tc", 0.3) == ("Tc", 0.69, False)
 
@@ -571,7 +565,8 @@ def test_r2_a_ten_split_between_clubs_and_spades_at_its_index_is_read_by_its_pip
     assert not view.identifiable and view.detail.startswith("Tc read at")
 
 
-def test_r2_a_club_and_a_spade_read_at_one_place_are_weighed_by_the_body(recognizer, tmp_path) -> None:
+def test_r2_a_club_and_a_spade_read_at_one_place_are_weighed_by_the_body(recognizer, tmp_path,
+                                                                         constant_body_model) -> None:
     """At benchmark table 28 seat 2 (an unseen deck) one place is read as the king of clubs at 0.98
     and, from another proposal, as the king of spades: two cards at one place, unreadable. The place
     keeps its contest (``contest_of_places``), and the body, which sees a king of clubs, settles it
@@ -581,7 +576,7 @@ def test_r2_a_club_and_a_spade_read_at_one_place_are_weighed_by_the_body(recogni
     With the body's settling of contests off, the place stays unreadable and so does the seat."""
     from vision.recognize import OnnxRecognizer
 
-    clubs = OnnxRecognizer(MODEL, threads=1, suit_model_path=_constant_body_model(tmp_path / "kc.onnx", "c", "K"))
+    clubs = OnnxRecognizer(MODEL, threads=1, suit_model_path=constant_body_model(tmp_path / "kc.onnx", "c", "K"))
     view, evidence, truth = _table_seat(clubs, render.UNSEEN_DECKS, 28, 2)
     assert truth == ["2c", "Kc"]
     assert view.identifiable and sorted(map(str, view.cards)) == truth
@@ -621,21 +616,26 @@ def test_r3_an_unseen_decks_club_read_as_a_spade_no_longer_identifies_the_seat(r
     """At table 55 seat 1 of the benchmark's seat seeds (an unseen deck whose clubs the index takes
     for spades) the ace of clubs is read As over the threshold: the seat would be identified with a
     card it does not hold, the one mistake that awards a pot to the wrong hand. The ace's pips say
-    clubs: the seat is not identifiable, and the dealer is sent to look. With the veto off it is
-    identified wrongly. (Until the twenty-eighth session's card masks, table 17 seat 4 showed this;
-    its ace now reads As at 0.895, under the threshold, either way.)"""
+    clubs: the veto refuses the As, and since the thirty-ninth session the index's probability of
+    the Ac and the body together read it as its colour twin (``TWIN_RESCUE_REFUSED``): the seat is
+    identified with the cards it holds. Without that, it is not identifiable, and the dealer is sent to look;
+    with the veto off it is identified wrongly. (Until the twenty-eighth session's card masks,
+    table 17 seat 4 showed this; its ace now reads As at 0.895, under the threshold, either way.)"""
     import vision.recognize as R
 
     view, _, truth = _table_seat(recognizer, render.UNSEEN_DECKS, 55, 1)
     assert truth == ["4s", "Ac"]
+    assert view.identifiable and sorted(map(str, view.cards)) == ["4s", "Ac"]
+    monkeypatch.setattr(R, "TWIN_RESCUE_REFUSED", False)
+    view, _, _ = _table_seat(recognizer, render.UNSEEN_DECKS, 55, 1)
     assert not view.identifiable and [str(c) for c in view.cards] == ["4s"]
     monkeypatch.setattr(R, "TWIN_VETO_BELOW", None)
     view, _, _ = _table_seat(recognizer, render.UNSEEN_DECKS, 55, 1)
     assert view.identifiable and sorted(map(str, view.cards)) == ["4s", "As"]
 
 
-def test_r3_a_club_read_as_a_spade_is_refused_when_the_second_body_model_sees_clubs(recognizer, tmp_path,
-                                                                                    monkeypatch) -> None:
+def test_r3_a_club_read_as_a_spade_is_refused_when_the_second_body_model_sees_clubs(
+        recognizer, tmp_path, monkeypatch, constant_body_model) -> None:
     """At table 53 seat 3 of the further seat seeds (an unseen deck whose small index club looks
     like a spade) the ace of clubs, 71 pixels wide, is read As at 0.998 on both index corners. The
     first body model sees clubs at 0.94 (since the thirty-eighth session; 0.53 before, when the
@@ -651,7 +651,7 @@ def test_r3_a_club_read_as_a_spade_is_refused_when_the_second_body_model_sees_cl
     assert not view.identifiable and [str(c) for c in view.cards] == ["Ts"]
     assert any(d.card is None for d in evidence.detections)
     monkeypatch.setattr(R, "TWIN_VETO_SUIT", 1.01)
-    second = R.OnnxRecognizer(suit_layout_model_path=_constant_body_model(tmp_path / "clubs.onnx", "c", "A"))
+    second = R.OnnxRecognizer(suit_layout_model_path=constant_body_model(tmp_path / "clubs.onnx", "c", "A"))
     view, _, _ = _table_seat(second, render.UNSEEN_DECKS, 53, 3, seed=616161)
     assert not view.identifiable and [str(c) for c in view.cards] == ["Ts"]
     monkeypatch.setattr(R, "TWIN_VETO_SECOND", None)

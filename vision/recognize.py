@@ -232,6 +232,36 @@ jack of spades read Jc 0.84 and Js 0.65 at its corners was settled as Jc by the 
 (clubs 0.977, retrained that session) and the seat identified with a card it does not hold; the
 second gave spades 0.32. The seven settlements on 300 tuning scenes a set were all right, the other
 black suit at most 0.10 by the second model. ``None``: the second body model is not asked."""
+TWIN_RESCUE_REFUSED = True
+"""The twin rescue (:data:`COLOUR_TWIN_SUITS`: a club or a spade read as its colour twin where the
+index's probability of the twin and the body together reach the threshold) is tried too on the
+clubs and spades the body refuses when read sure: by the small-black check (:data:`SMALL_BLACK_BODY_CHECK`)
+and by the twin veto (:data:`TWIN_VETO_BELOW`). Before the thirty-ninth session such a card was
+only made unreadable. ``False``: only cards read unsure are rescued."""
+TWIN_BY_BOTH_FLOOR: float | None = 0.01
+"""A club or a spade the twin rescue may read as its colour twin (:data:`TWIN_RESCUE_REFUSED`) is
+read so too where the index gave the twin at least this, and both body models give the twin's suit
+:data:`TWIN_BY_BOTH_SUIT` and its rank :data:`BODY_RANK_CONFIRM` or more. The index weighed against
+one body (:func:`body_evidence`) needs the twin at about 0.03 for a body that is sure at 0.999: a
+small seen queen of clubs read Qs 0.966 (Qc 0.033), both bodies saying clubs and a queen at 0.99
+and more, was left unreadable. Thirty-ninth session, 600 tuning scenes a set: seen 3,642 -> 3,644,
+unseen 3,550 -> 3,555, no more wrong reads. ``None``: the two body models are not asked together."""
+TWIN_BY_BOTH_SUIT = 0.97
+"""What both body models must give the colour twin's suit (:data:`TWIN_BY_BOTH_FLOOR`)."""
+TWIN_VETO_BOTH: float | None = 0.5
+"""A club or a spade the twin veto (:data:`TWIN_VETO_BELOW`) leaves standing is vetoed too where
+both body models give its colour twin's suit this or more: each prefers the twin, neither enough
+for its own veto. Thirty-ninth session: the body model trained on wider width jitter gave an
+unseen deck's five of clubs, read 5s at 0.985, clubs 0.74 (the first veto needs 0.75), the second
+model 0.60, and the seat was identified with the 5s (100 tables ``[616161, i]``, table 16 seat 2).
+It cost 3 right reads a set on 600 tuning scenes. ``None``: no such veto."""
+SECOND_LOOK_BLACK_QUEEN = False
+"""Whether a queen of clubs or spades gets the second look at its body (:data:`BODY_SCALES`).
+Thirty-ninth session: an unseen deck's queen of clubs read Qs 0.909, both bodies saying spades
+(the mistake all the models share), the body's rank a nine at the proposal's size, was raised to
+Qs by the queen the body saw at 0.85 and 0.92 of the size, and the seat identified with it (100
+tables ``[616161, i]``, table 60 seat 2). Without the second look for black queens: 1 seen and 2
+unseen cards fewer on 600 tuning scenes a set; for every club and spade: 4 and 5."""
 TWIN_VETO_WIDTH = 100.0
 """Cards at least this wide (pixels) are not vetoed (:data:`TWIN_VETO_BELOW`)."""
 RAISED_QUEEN_VETO: float | None = 0.9
@@ -1009,7 +1039,9 @@ class OnnxRecognizer:
         :data:`TWIN_VETO_SUIT` or more; one body-model call for all of them. Those left standing
         whose suit that body did not confirm (:attr:`body_confirm`) are shown to the second body
         model, when there is one, and vetoed when it gives the twin's suit :data:`TWIN_VETO_SECOND`
-        or more (a second call)."""
+        or more, or both models give it :data:`TWIN_VETO_BOTH` or more (a second call). A card the
+        first model vetoes is read as its colour twin instead where the twin rescue would read it so
+        (:data:`TWIN_RESCUE_REFUSED`)."""
         if self.suit_session is None or TWIN_VETO_BELOW is None:
             return
         at = [(g, i) for g, dets in enumerate(groups) for i, d in enumerate(dets)
@@ -1021,16 +1053,26 @@ class OnnxRecognizer:
             card = groups[g][i].card
             assert card is not None
             if p[colour_twin(card).index % 4] >= TWIN_VETO_SUIT:
-                groups[g][i] = _unread(groups[g][i])
+                d = groups[g][i]
+                twin = colour_twin(card)
+                if TWIN_RESCUE_REFUSED and (
+                        (body_evidence(d.colour_twin_confidence, twin, p) >= self.threshold
+                         and not self._second_body_says(frame, d, card, self.suit_session, TWIN_RESCUE_SECOND))
+                        or self._twin_by_bodies(frame, d, card, p)):
+                    groups[g][i] = dataclasses.replace(d, card=twin, confidence=self.threshold, indices_read=1,
+                                                       confirmed_by_body=True, colour_twin_confidence=d.confidence)
+                else:
+                    groups[g][i] = _unread(d)
             elif p[card.index % 4] < self.body_confirm:  # the first body not sure of the suit read
-                left.append((g, i))
+                left.append((g, i, float(p[colour_twin(card).index % 4])))
         if TWIN_VETO_SECOND is None or self.suit_layout_session is None or not left:
             return
-        second = self.body_probs(frame, [groups[g][i].corners for g, i in left], self.suit_layout_session)
-        for (g, i), p in zip(left, second):
+        second = self.body_probs(frame, [groups[g][i].corners for g, i, _ in left], self.suit_layout_session)
+        for (g, i, first), p in zip(left, second):
             card = groups[g][i].card
             assert card is not None
-            if p[colour_twin(card).index % 4] >= TWIN_VETO_SECOND:
+            twin = p[colour_twin(card).index % 4]
+            if twin >= TWIN_VETO_SECOND or (TWIN_VETO_BOTH is not None and min(first, twin) >= TWIN_VETO_BOTH):
                 groups[g][i] = _unread(groups[g][i])
 
     def _layout_cards(self, corners: Sequence[detect.Corner], readings: Sequence[Reading], dets: list[Detection],
@@ -1184,15 +1226,20 @@ class OnnxRecognizer:
             if (evidence < self.threshold and i in small_doubtful and session is self.suit_session
                     and card.rank != Rank.QUEEN and dets[i].confidence >= self.threshold):
                 evidence = suit_evidence(dets[i].confidence, card, p)
-            if (evidence < self.threshold and i in rescue and card.suit in COLOUR_TWIN_SUITS
-                    and body_evidence(dets[i].colour_twin_confidence, colour_twin(card), p) >= self.threshold
-                    and not self._second_body_says(frame, dets[i], card, session, TWIN_RESCUE_SECOND)):
+            if (evidence < self.threshold and (i in rescue or (TWIN_RESCUE_REFUSED and i in small_doubtful
+                                                                and session is self.suit_session))
+                    and card.suit in COLOUR_TWIN_SUITS
+                    and ((body_evidence(dets[i].colour_twin_confidence, colour_twin(card), p) >= self.threshold
+                          and not self._second_body_says(frame, dets[i], card, session, TWIN_RESCUE_SECOND))
+                         or (session is self.suit_session and self._twin_by_bodies(frame, dets[i], card, p)))):
                 dets[i] = dataclasses.replace(dets[i], card=colour_twin(card), confidence=self.threshold, indices_read=1,
                                               confirmed_by_body=True, colour_twin_confidence=dets[i].confidence)
                 confirmed.add(i)
                 continue
             if evidence < self.threshold:
-                if i in rescue and evidence >= BODY_SECOND_LOOK_FROM:
+                black_queen = card.suit in _BLACK_SUITS and card.rank == Rank.QUEEN
+                if (i in rescue and evidence >= BODY_SECOND_LOOK_FROM
+                        and (SECOND_LOOK_BLACK_QUEEN or not black_queen)):
                     again[i] = evidence
                 continue
             if i in rescue:
@@ -1212,6 +1259,21 @@ class OnnxRecognizer:
                     dets[i] = dataclasses.replace(d, confidence=self.threshold, confirmed_by_body=True)
                     confirmed.add(i)
         return confirmed
+
+    def _twin_by_bodies(self, frame: np.ndarray, det: Detection, card: Card, p: np.ndarray) -> bool:
+        """Whether both body models give ``card``'s colour twin its suit (:data:`TWIN_BY_BOTH_SUIT`) and
+        its rank (:attr:`body_rank_confirm`), the index giving the twin :data:`TWIN_BY_BOTH_FLOOR` or
+        more; ``p``: the first body model's row for ``det``. The second model is asked only when the
+        first says so."""
+        if (TWIN_BY_BOTH_FLOOR is None or self.suit_layout_session is None
+                or det.colour_twin_confidence < TWIN_BY_BOTH_FLOOR):
+            return False
+        twin = colour_twin(card)
+        s, r = twin.index % 4, pips.N_SUIT_CLASSES + twin.index // 4
+        if p[s] < TWIN_BY_BOTH_SUIT or p[r] < self.body_rank_confirm:
+            return False
+        q = self.body_probs(frame, [det.corners], self.suit_layout_session)[0]
+        return bool(q[s] >= TWIN_BY_BOTH_SUIT and q[r] >= self.body_rank_confirm)
 
     def _second_body_says(self, frame: np.ndarray, det: Detection, card: Card, session: object,
                           at: float | None) -> bool:
