@@ -181,3 +181,33 @@ def test_r3_a_blurred_club_spade_contest_the_second_body_model_doubts_stays_unre
     monkeypatch.setattr(R, "BLACK_PAIR_SECOND", None)
     view = seat_9()
     assert view.identifiable and sorted(map(str, view.cards)) == ["4h", "Jc"]
+
+
+def test_r3_a_blurred_club_read_as_a_spade_is_refused_when_its_other_corner_shows_clubs(monkeypatch):
+    """Table ``[515151, 4]`` seat 5 out of focus, unseen decks: a ``p052`` king of clubs is read Ks
+    at 0.994 at one index corner. Its body cropped from that corner says spades 0.76 to the first
+    body model; cropped from the other corner, clubs 0.985. The second look from the other corner
+    (``TWIN_VETO_TURNED``, thirty-ninth session) vetoes it: the seat is not identifiable. Without
+    it the seat is identified with a card it does not hold."""
+    pytest.importorskip("onnxruntime")
+    import vision.recognize as R
+    from vision import render
+    from vision.config import load_camera_config
+    from vision.watch import TableWatcher
+
+    _, vision_light = _bench()
+    cam = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"stable_frames": 1})
+    scene = render.render_table(np.random.default_rng([515151, 4]), render.UNSEEN_DECKS)
+    blurred = vision_light.CONDITIONS["blur"](scene.image)
+    rec = R.OnnxRecognizer()
+    assert sorted(t.card for t in scene.cards if t.seat == 5) == ["Ac", "Kc"]
+
+    def seat_5():  # type: ignore[no-untyped-def]
+        [view] = [v for v in TableWatcher(cam, rec).watch(blurred) if v.seat == 5]
+        return view
+
+    view = seat_5()
+    assert not view.identifiable and [str(c) for c in view.cards] == ["Ac"]
+    monkeypatch.setattr(R, "TWIN_VETO_TURNED", False)
+    view = seat_5()
+    assert view.identifiable and sorted(map(str, view.cards)) == ["Ac", "Ks"]

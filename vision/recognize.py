@@ -255,6 +255,15 @@ for its own veto. Thirty-ninth session: the body model trained on wider width ji
 unseen deck's five of clubs, read 5s at 0.985, clubs 0.74 (the first veto needs 0.75), the second
 model 0.60, and the seat was identified with the 5s (100 tables ``[616161, i]``, table 16 seat 2).
 It cost 3 right reads a set on 600 tuning scenes. ``None``: no such veto."""
+TWIN_VETO_TURNED = True
+"""A club or a spade the twin veto (:data:`TWIN_VETO_BELOW`) leaves standing, its suit not confirmed
+by the first body model, is shown to it again cropped from the card's other index corner (the same
+card turned half round, as the model trained on), and vetoed when that look gives the colour twin's
+suit :data:`TWIN_VETO_SUIT` or more (one more body call). Thirty-ninth session: under the light
+bench's ``blur`` an unseen deck's king of clubs read Ks at 0.994 at one index corner, its body
+spades 0.76 from that corner and clubs 0.985 from the other, identified its seat with the Ks
+(table ``[515151, 4]`` seat 5). It cost 4 unseen cards on 600 tuning scenes a set, and 1 seen and
+3 unseen seats of 714 on the 100 further tables. ``False``: one look."""
 SECOND_LOOK_BLACK_QUEEN = False
 """Whether a queen of clubs or spades gets the second look at its body (:data:`BODY_SCALES`).
 Thirty-ninth session: an unseen deck's queen of clubs read Qs 0.909, both bodies saying spades
@@ -1039,9 +1048,10 @@ class OnnxRecognizer:
         :data:`TWIN_VETO_SUIT` or more; one body-model call for all of them. Those left standing
         whose suit that body did not confirm (:attr:`body_confirm`) are shown to the second body
         model, when there is one, and vetoed when it gives the twin's suit :data:`TWIN_VETO_SECOND`
-        or more, or both models give it :data:`TWIN_VETO_BOTH` or more (a second call). A card the
-        first model vetoes is read as its colour twin instead where the twin rescue would read it so
-        (:data:`TWIN_RESCUE_REFUSED`)."""
+        or more, or both models give it :data:`TWIN_VETO_BOTH` or more (a second call); before that,
+        the first model looks at them again from the card's other index corner
+        (:data:`TWIN_VETO_TURNED`). A card the first model vetoes at its first look is read as its
+        colour twin instead where the twin rescue would read it so (:data:`TWIN_RESCUE_REFUSED`)."""
         if self.suit_session is None or TWIN_VETO_BELOW is None:
             return
         at = [(g, i) for g, dets in enumerate(groups) for i, d in enumerate(dets)
@@ -1065,6 +1075,17 @@ class OnnxRecognizer:
                     groups[g][i] = _unread(d)
             elif p[card.index % 4] < self.body_confirm:  # the first body not sure of the suit read
                 left.append((g, i, float(p[colour_twin(card).index % 4])))
+        if TWIN_VETO_TURNED and left:
+            turned = self.body_probs(frame, [_turned(groups[g][i].corners) for g, i, _ in left])
+            still = []
+            for (g, i, first), p in zip(left, turned):
+                card = groups[g][i].card
+                assert card is not None
+                if p[colour_twin(card).index % 4] >= TWIN_VETO_SUIT:
+                    groups[g][i] = _unread(groups[g][i])
+                else:
+                    still.append((g, i, first))
+            left = still
         if TWIN_VETO_SECOND is None or self.suit_layout_session is None or not left:
             return
         second = self.body_probs(frame, [groups[g][i].corners for g, i, _ in left], self.suit_layout_session)
@@ -1801,6 +1822,15 @@ def _black_pair(contest: Sequence[Card]) -> bool:
     """Whether a contest is a club against a spade of one rank, and nothing else."""
     return (len(contest) == 2 and contest[0].index // 4 == contest[1].index // 4
             and {c.suit for c in contest} == set(_BLACK_SUITS))
+
+
+def _turned(quad: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """``quad`` starting at its opposite corner: the same card as read from its other index corner.
+
+    >>> _turned([(0, 0), (1, 0), (1, 2), (0, 2)])
+    [(1, 2), (0, 2), (0, 0), (1, 0)]
+    """
+    return [tuple(p) for p in (*quad[2:], *quad[:2])]  # type: ignore[misc]
 
 
 def _scaled_quad(quad: Sequence[tuple[float, float]], scale: float) -> list[tuple[float, float]]:
