@@ -148,6 +148,26 @@ def test_a_warm_lit_table_keeps_its_identifiable_seats():
     assert seats(warm, False)[0] <= 3
 
 
+def _blurred_seat(table: int, decks, seat: int):  # type: ignore[no-untyped-def]
+    """``(truth, view)``: the cards of ``seat`` at the benchmark's ten-seat table ``[515151, table]``
+    and, for a recogniser, that seat's single-frame verdict with the frame out of focus
+    (``bench/vision_light.py`` ``blur``)."""
+    from vision import render
+    from vision.config import load_camera_config
+    from vision.watch import TableWatcher
+
+    _, vision_light = _bench()
+    cam = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"stable_frames": 1})
+    scene = render.render_table(np.random.default_rng([515151, table]), decks)
+    blurred = vision_light.CONDITIONS["blur"](scene.image)
+
+    def view(rec):  # type: ignore[no-untyped-def]
+        [v] = [v for v in TableWatcher(cam, rec).watch(blurred) if v.seat == seat]
+        return v
+
+    return sorted(t.card for t in scene.cards if t.seat == seat), view
+
+
 def test_r3_a_blurred_club_spade_contest_the_second_body_model_doubts_stays_unreadable(monkeypatch, tmp_path,
                                                                                        constant_body_model):
     """Table ``[515151, 6]`` seat 9 out of focus (``bench/vision_light.py`` ``blur``): the jack of
@@ -161,25 +181,15 @@ def test_r3_a_blurred_club_spade_contest_the_second_body_model_doubts_stays_unre
     pytest.importorskip("onnxruntime")
     import vision.recognize as R
     from vision import render
-    from vision.config import load_camera_config
-    from vision.watch import TableWatcher
 
-    _, vision_light = _bench()
-    cam = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"stable_frames": 1})
-    scene = render.render_table(np.random.default_rng([515151, 6]), render.TRAIN_DECKS)
-    blurred = vision_light.CONDITIONS["blur"](scene.image)
+    truth, seat_9 = _blurred_seat(6, render.TRAIN_DECKS, 9)
     rec = R.OnnxRecognizer(suit_model_path=constant_body_model(tmp_path / "jc.onnx", "c", "J"),
                            suit_layout_model_path=constant_body_model(tmp_path / "js.onnx", "s", "J"))
-    assert sorted(t.card for t in scene.cards if t.seat == 9) == ["4h", "Js"]
-
-    def seat_9():  # type: ignore[no-untyped-def]
-        [view] = [v for v in TableWatcher(cam, rec).watch(blurred) if v.seat == 9]
-        return view
-
-    view = seat_9()
+    assert truth == ["4h", "Js"]
+    view = seat_9(rec)
     assert not view.identifiable and [str(c) for c in view.cards] == ["4h"]
     monkeypatch.setattr(R, "BLACK_PAIR_SECOND", None)
-    view = seat_9()
+    view = seat_9(rec)
     assert view.identifiable and sorted(map(str, view.cards)) == ["4h", "Jc"]
 
 
@@ -192,22 +202,12 @@ def test_r3_a_blurred_club_read_as_a_spade_is_refused_when_its_other_corner_show
     pytest.importorskip("onnxruntime")
     import vision.recognize as R
     from vision import render
-    from vision.config import load_camera_config
-    from vision.watch import TableWatcher
 
-    _, vision_light = _bench()
-    cam = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"stable_frames": 1})
-    scene = render.render_table(np.random.default_rng([515151, 4]), render.UNSEEN_DECKS)
-    blurred = vision_light.CONDITIONS["blur"](scene.image)
+    truth, seat_5 = _blurred_seat(4, render.UNSEEN_DECKS, 5)
     rec = R.OnnxRecognizer()
-    assert sorted(t.card for t in scene.cards if t.seat == 5) == ["Ac", "Kc"]
-
-    def seat_5():  # type: ignore[no-untyped-def]
-        [view] = [v for v in TableWatcher(cam, rec).watch(blurred) if v.seat == 5]
-        return view
-
-    view = seat_5()
+    assert truth == ["Ac", "Kc"]
+    view = seat_5(rec)
     assert not view.identifiable and [str(c) for c in view.cards] == ["Ac"]
     monkeypatch.setattr(R, "TWIN_VETO_TURNED", False)
-    view = seat_5()
+    view = seat_5(rec)
     assert view.identifiable and sorted(map(str, view.cards)) == ["Ac", "Ks"]
