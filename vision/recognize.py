@@ -1064,15 +1064,8 @@ class OnnxRecognizer:
             assert card is not None
             if p[colour_twin(card).index % 4] >= TWIN_VETO_SUIT:
                 d = groups[g][i]
-                twin = colour_twin(card)
-                if TWIN_RESCUE_REFUSED and (
-                        (body_evidence(d.colour_twin_confidence, twin, p) >= self.threshold
-                         and not self._second_body_says(frame, d, card, self.suit_session, TWIN_RESCUE_SECOND))
-                        or self._twin_by_bodies(frame, d, card, p)):
-                    groups[g][i] = dataclasses.replace(d, card=twin, confidence=self.threshold, indices_read=1,
-                                                       confirmed_by_body=True, colour_twin_confidence=d.confidence)
-                else:
-                    groups[g][i] = _unread(d)
+                twin = TWIN_RESCUE_REFUSED and self._reads_as_twin(frame, d, p, self.suit_session)
+                groups[g][i] = self._as_twin(d) if twin else _unread(d)
             elif p[card.index % 4] < self.body_confirm:  # the first body not sure of the suit read
                 left.append((g, i, float(p[colour_twin(card).index % 4])))
         if TWIN_VETO_TURNED and left:
@@ -1249,12 +1242,8 @@ class OnnxRecognizer:
                 evidence = suit_evidence(dets[i].confidence, card, p)
             if (evidence < self.threshold and (i in rescue or (TWIN_RESCUE_REFUSED and i in small_doubtful
                                                                 and session is self.suit_session))
-                    and card.suit in COLOUR_TWIN_SUITS
-                    and ((body_evidence(dets[i].colour_twin_confidence, colour_twin(card), p) >= self.threshold
-                          and not self._second_body_says(frame, dets[i], card, session, TWIN_RESCUE_SECOND))
-                         or (session is self.suit_session and self._twin_by_bodies(frame, dets[i], card, p)))):
-                dets[i] = dataclasses.replace(dets[i], card=colour_twin(card), confidence=self.threshold, indices_read=1,
-                                              confirmed_by_body=True, colour_twin_confidence=dets[i].confidence)
+                    and card.suit in COLOUR_TWIN_SUITS and self._reads_as_twin(frame, dets[i], p, session)):
+                dets[i] = self._as_twin(dets[i])
                 confirmed.add(i)
                 continue
             if evidence < self.threshold:
@@ -1280,6 +1269,26 @@ class OnnxRecognizer:
                     dets[i] = dataclasses.replace(d, confidence=self.threshold, confirmed_by_body=True)
                     confirmed.add(i)
         return confirmed
+
+    def _reads_as_twin(self, frame: np.ndarray, det: Detection, p: np.ndarray, session: object) -> bool:
+        """Whether the club or spade ``det`` is read as its colour twin (the twin rescue,
+        :data:`COLOUR_TWIN_SUITS`): the index's probability of the twin and the body model
+        ``session`` (its row ``p`` for ``det``) together reach the threshold and the second body
+        model does not speak for the suit read (:data:`TWIN_RESCUE_SECOND`), or, ``session`` being
+        the first body model, both models are sure of the twin (:meth:`_twin_by_bodies`)."""
+        card = det.card
+        assert card is not None
+        if (body_evidence(det.colour_twin_confidence, colour_twin(card), p) >= self.threshold
+                and not self._second_body_says(frame, det, card, session, TWIN_RESCUE_SECOND)):
+            return True
+        return session is self.suit_session and self._twin_by_bodies(frame, det, card, p)
+
+    def _as_twin(self, det: Detection) -> Detection:
+        """``det`` read as its colour twin, at the threshold and ``confirmed_by_body``; what the index
+        gave the card it read becomes the twin's :attr:`Detection.colour_twin_confidence`."""
+        assert det.card is not None
+        return dataclasses.replace(det, card=colour_twin(det.card), confidence=self.threshold, indices_read=1,
+                                   confirmed_by_body=True, colour_twin_confidence=det.confidence)
 
     def _twin_by_bodies(self, frame: np.ndarray, det: Detection, card: Card, p: np.ndarray) -> bool:
         """Whether both body models give ``card``'s colour twin its suit (:data:`TWIN_BY_BOTH_SUIT`) and
