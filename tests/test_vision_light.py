@@ -195,10 +195,13 @@ def test_r3_a_blurred_club_spade_contest_the_second_body_model_doubts_stays_unre
 
 def test_r3_a_blurred_club_read_as_a_spade_is_refused_when_its_other_corner_shows_clubs(monkeypatch):
     """Table ``[515151, 4]`` seat 5 out of focus, unseen decks: a ``p052`` king of clubs is read Ks
-    at 0.994 at one index corner. Its body cropped from that corner says spades 0.76 to the first
-    body model; cropped from the other corner, clubs 0.985. The second look from the other corner
-    (``TWIN_VETO_TURNED``, thirty-ninth session) vetoes it: the seat is not identifiable. Without
-    it the seat is identified with a card it does not hold."""
+    at 0.994 at one index corner. Its body cropped from that corner said spades 0.76 to the
+    thirty-ninth session's first body model, and cropped from the other corner clubs 0.985: the
+    second look from the other corner (``TWIN_VETO_TURNED``) vetoed it. The fortieth session's
+    first model gives clubs 0.25 from the read corner and 0.53 from the other, the second model
+    0.52: both models give the twin half or more, the first from either corner (``TWIN_VETO_BOTH``),
+    and the seat is not identifiable. Without the look from the other corner it is identified with a
+    card it does not hold."""
     pytest.importorskip("onnxruntime")
     import vision.recognize as R
     from vision import render

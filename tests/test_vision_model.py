@@ -626,3 +626,21 @@ def test_r2_a_card_read_at_two_corners_does_not_contest_its_fanned_neighbour(rec
     assert "Qd" not in before
     assert set(now) <= {t.card for t in scene.cards if t.face_up}
 
+
+
+def test_r3_a_small_club_the_first_body_lets_stand_as_a_spade_is_refused_on_the_second_bodys_word(
+        recognizer, monkeypatch):
+    """Benchmark scene 39 (seeds ``[424242, i]``, seen decks): a ``dejavu-sans-book`` ace of clubs
+    64 px wide is read As at 0.997 at its index. The first body model gives clubs 0.74 and spades
+    0.17, and index and body weighed together (0.987) let the small-black check stand it; the second
+    body model gives clubs 0.99. Its word (``SMALL_BLACK_SECOND``, fortieth session) refuses it;
+    without it the ace is read as a spade."""
+    import vision.recognize as R
+
+    scene = _bench_scene(424242, 39)
+    truth = {t.card for t in scene.cards if t.face_up}
+    assert "Ac" in truth and "As" not in truth
+    now = _sure(recognizer, scene.image)
+    assert "As" not in now and set(now) <= truth
+    monkeypatch.setattr(R, "SMALL_BLACK_SECOND", None)
+    assert "As" in _sure(recognizer, scene.image)
