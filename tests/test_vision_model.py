@@ -644,3 +644,39 @@ def test_r3_a_small_club_the_first_body_lets_stand_as_a_spade_is_refused_on_the_
     assert "As" not in now and set(now) <= truth
     monkeypatch.setattr(R, "SMALL_BLACK_SECOND", None)
     assert "As" in _sure(recognizer, scene.image)
+
+
+def test_r3_two_readings_of_one_place_are_settled_where_four_looks_at_the_body_agree(recognizer, monkeypatch):
+    """Benchmark scene 48 (seeds ``[424242, i]``, seen decks): a ``liberation-sans`` five of clubs
+    102 px wide lies over the eight of clubs, and its place is read 5c at one corner and 8c at
+    another, both sure, so the place was contested. Both body models, from both its index corners,
+    give clubs 0.99 and a five 0.97 or more (``ALL_BODIES_SUIT``, forty-first session): the place is
+    read 5c. Without the four looks it stays unreadable, and nothing else is read differently."""
+    import vision.recognize as R
+
+    scene = _bench_scene(424242, 48)
+    truth = {t.card for t in scene.cards if t.face_up}
+    assert {"5c", "8c"} <= truth
+    now = _sure(recognizer, scene.image)
+    assert "5c" in now and set(now) <= truth
+    monkeypatch.setattr(R, "ALL_BODIES_SUIT", None)
+    before = _sure(recognizer, scene.image)
+    assert "5c" not in before
+    assert set(now) - set(before) == {"5c"} and set(before) <= set(now)
+
+
+def test_r3_a_card_the_index_gives_another_suit_is_read_where_four_looks_at_the_body_agree(recognizer, monkeypatch):
+    """Tuning scene 170 (seeds ``[50505, i]``, seen decks): a ``liberation-sans-regular`` five of
+    diamonds 57 px wide is read 5s at 0.935 at its index, under the threshold. Both body models,
+    from both its index corners, give diamonds and a five (``ALL_BODIES_SUIT``, forty-first
+    session): it is read 5d. Without the four looks it is not read at all, as neither 5d nor 5s."""
+    import vision.recognize as R
+
+    scene = _bench_scene(50505, 170)
+    truth = {t.card for t in scene.cards if t.face_up}
+    assert "5d" in truth and "5s" not in truth
+    now = _sure(recognizer, scene.image)
+    assert "5d" in now and set(now) <= truth
+    monkeypatch.setattr(R, "ALL_BODIES_SUIT", None)
+    before = _sure(recognizer, scene.image)
+    assert "5d" not in before and "5s" not in before and set(before) <= set(now)

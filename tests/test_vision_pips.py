@@ -153,10 +153,14 @@ def test_training_quads_are_the_card_a_little_off() -> None:
     assert 0.08 < float(np.std(widths)) < 0.12 and abs(float(np.mean(widths)) - 1) < 0.02
 
 
-def test_a_card_read_below_the_threshold_stands_when_its_body_confirms_suit_and_rank(recognizer) -> None:
+def test_a_card_read_below_the_threshold_stands_when_its_body_confirms_suit_and_rank(recognizer,
+                                                                                      monkeypatch) -> None:
     """Read 0.7 at its index, a 7 of clubs whose pips say clubs and seven is raised to the threshold
-    (two views that share no crop); read 0.7 as the 8 of clubs (the rank the pips deny) or as the 7
-    of hearts (the suit), it stays unsure; under the rescue floor the body is not asked."""
+    (two views that share no crop); read 0.7 as the 8 of clubs (the rank the pips deny), it stays
+    unsure. Read 0.7 as the 7 of hearts, the suit the pips deny, it is read as the 7 of clubs where
+    both body models from both its index corners say clubs and seven (``ALL_BODIES_SUIT``, forty-first
+    session), and stays unsure without that. Under the rescue floor the body is not asked."""
+    import vision.recognize as R
     from vision.recognize import BODY_RESCUE_FLOOR
 
     scene = _lone_card("7c", 90, 5)
@@ -164,6 +168,11 @@ def test_a_card_read_below_the_threshold_stands_when_its_body_confirms_suit_and_
     c7 = Card.parse("7c")
     [d] = recognizer._assemble([corner], [Reading(c7, 0.7)], scene.image)
     assert d.card == c7 and d.confidence == recognizer.threshold and d.confirmed_by_body
+    [d] = recognizer._assemble([corner], [Reading(Card.parse("8c"), 0.7)], scene.image)
+    assert str(d.card) == "8c" and d.confidence == pytest.approx(0.7) and not d.confirmed_by_body
+    [d] = recognizer._assemble([corner], [Reading(Card.parse("7h"), 0.7)], scene.image)
+    assert d.card == c7 and d.confidence == recognizer.threshold and d.confirmed_by_body
+    monkeypatch.setattr(R, "ALL_BODIES_SUIT", None)
     for wrong in ("8c", "7h"):
         [d] = recognizer._assemble([corner], [Reading(Card.parse(wrong), 0.7)], scene.image)
         assert str(d.card) == wrong and d.confidence == pytest.approx(0.7) and not d.confirmed_by_body
@@ -325,18 +334,25 @@ def test_r2_a_club_and_a_spade_read_on_one_card_are_settled_by_its_body(recogniz
     assert d.card is None and d.contested
 
 
-def test_r2_a_sure_index_contested_by_an_unsure_corner_is_settled_by_the_body(recognizer) -> None:
+def test_r2_a_sure_index_contested_by_an_unsure_corner_is_settled_by_the_body(recognizer, monkeypatch) -> None:
     """A 7 of clubs whose one index corner reads 7c at 0.999 and whose other (half covered, say)
     reads 8c at 0.6 is contested, unreadable at the index alone. Its body says seven: it is read as
     the 7 of clubs at the threshold, ``confirmed_by_body``; the index's doubt is the rival corner's
     0.6 (the lesser of 0.999 and 1 - 0.6), so the body must be sure. Read the other way round (8c
-    sure, 7c unsure) the body cannot make it an 8, and it stays unreadable; so with the rule off."""
+    sure, 7c unsure) the body cannot make it an 8: the four looks of both body models, from both
+    corners, say the 7 of clubs, and it is read so (``ALL_BODIES_SUIT``, forty-first session); by the
+    index's evidence and one body alone it stays unreadable; so with the rule off."""
+    import vision.recognize as R
+
     scene = _lone_card("7c", 90, 4)
     t = scene.cards[0]
     corners = [_corner(t, 0), _corner(t, 2)]
     c7, c8 = Card.parse("7c"), Card.parse("8c")
     [d] = recognizer._assemble(corners, [Reading(c7, 0.999), Reading(c8, 0.6)], scene.image)
     assert d.card == c7 and d.confidence == recognizer.threshold and d.confirmed_by_body and not d.contested
+    [d] = recognizer._assemble(corners, [Reading(c8, 0.999), Reading(c7, 0.6)], scene.image)
+    assert d.card == c7 and d.confirmed_by_body and not d.contested
+    monkeypatch.setattr(R, "ALL_BODIES_SUIT", None)
     [d] = recognizer._assemble(corners, [Reading(c8, 0.999), Reading(c7, 0.6)], scene.image)
     assert d.card is None and d.contested and d.contest == (c8, c7)
     with _contests_left_to_the_index(recognizer):

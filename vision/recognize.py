@@ -240,6 +240,26 @@ jack of spades read Jc 0.84 and Js 0.65 at its corners was settled as Jc by the 
 (clubs 0.977, retrained that session) and the seat identified with a card it does not hold; the
 second gave spades 0.32. The seven settlements on 300 tuning scenes a set were all right, the other
 black suit at most 0.10 by the second model. ``None``: the second body model is not asked."""
+ALL_BODIES_SUIT: float | None = 0.9
+"""Where the index leaves a card in doubt, the four looks at its body together may settle it: both
+body models, each from both the card's index corners (:meth:`OnnxRecognizer._all_bodies_say`),
+giving one card its suit this or more, its rank :attr:`OnnxRecognizer.body_rank_confirm` or more
+and the other suit of its colour under :data:`ALL_BODIES_TWIN`. So settled: a contest the general
+rule weighs (two readings of one place, ``contest_of_places``, a club against a spade of one rank
+among them; or a card's own corners reading more than a club and a spade of one rank) is read as
+the contender the bodies speak for; and a card read from :attr:`OnnxRecognizer.body_floor` up to
+the threshold whose bodies all speak for its rank in another suit is read as that card (a seen
+deck's 5d 57 px wide read 5s at 0.935 at its index), in its colour twin's suit only where the
+index gave the twin :data:`TWIN_BY_BOTH_FLOOR` or more (:data:`COLOUR_TWIN_SUITS`), as the twin
+rescue asks. The club-against-spade rule of a card's own
+two corners (the first body alone, 0.95 and 0.9) once let an unseen deck's Kc through as Ks when
+tried on two readings of one place (twenty-sixth session); four looks of two models are asked
+here. Forty-first session, 600 tuning scenes a set: seen 3,647 -> 3,653 read right, unseen 3,550
+-> 3,558, wrong reads the same (0 and 6); the first 1,000 benchmark scenes 5,778 -> 5,786 and
+5,693 -> 5,705 (2 and 13 wrong as before); 100 tables ``[616161, i]``: seats 674 -> 676 and
+646 -> 649 of 714, none wrong (models/README.md). ``None``: not asked."""
+ALL_BODIES_TWIN = 0.1
+"""The most any of the four looks may give the other suit of the card's colour (:data:`ALL_BODIES_SUIT`)."""
 TWIN_RESCUE_REFUSED = True
 """The twin rescue (:data:`COLOUR_TWIN_SUITS`: a club or a spade read as its colour twin where the
 index's probability of the twin and the body together reach the threshold) is tried too on the
@@ -1228,6 +1248,9 @@ class OnnxRecognizer:
         body together reach the threshold. A club or a spade read from :attr:`body_floor` up to the
         threshold whose body says its colour twin instead is read as the twin when the index's
         probability of the twin and the body together reach the threshold (:data:`COLOUR_TWIN_SUITS`).
+        Asked of the first model, a contest of the general rule is first settled for the contender,
+        and a card read from :attr:`body_floor` up to the threshold read as its rank in another suit,
+        where all four looks of the two models speak for it (:data:`ALL_BODIES_SUIT`).
         Nothing without a body-suit model. ``only_doubtful``: only ``doubtful`` is asked
         about (no rescue, no contest)."""
         if session is None:
@@ -1260,6 +1283,13 @@ class OnnxRecognizer:
                 continue
             if i in contests:
                 d = dets[i]
+                if session is self.suit_session:
+                    card = next((c for c in d.contest if self._all_bodies_say(frame, d, c, p)), None)
+                    if card is not None:
+                        dets[i] = dataclasses.replace(d, card=card, confidence=self.threshold, indices_read=1,
+                                                      contested=False, confirmed_by_body=True)
+                        confirmed.add(i)
+                        continue
                 for k, card in enumerate(d.contest):
                     rival = max(c for j, c in enumerate(d.contest_confidences) if j != k)
                     if body_evidence(min(d.contest_confidences[k], 1.0 - rival), card, p) >= self.threshold:
@@ -1280,6 +1310,15 @@ class OnnxRecognizer:
                 dets[i] = self._as_twin(dets[i])
                 confirmed.add(i)
                 continue
+            if evidence < self.threshold and i in rescue and session is self.suit_session:
+                other = next((c for c in (Card.from_index(card.index // 4 * 4 + k) for k in range(4))
+                              if c != card and (c != colour_twin(card) or self._twin_floor(dets[i]))
+                              and self._all_bodies_say(frame, dets[i], c, p)), None)
+                if other is not None:
+                    dets[i] = dataclasses.replace(dets[i], card=other, confidence=self.threshold, indices_read=1,
+                                                  confirmed_by_body=True)
+                    confirmed.add(i)
+                    continue
             if evidence < self.threshold:
                 black_queen = card.suit in _BLACK_SUITS and card.rank == Rank.QUEEN
                 if (i in rescue and evidence >= BODY_SECOND_LOOK_FROM
@@ -1303,6 +1342,31 @@ class OnnxRecognizer:
                     dets[i] = dataclasses.replace(d, confidence=self.threshold, confirmed_by_body=True)
                     confirmed.add(i)
         return confirmed
+
+    @staticmethod
+    def _twin_floor(det: Detection) -> bool:
+        """Whether the index gave ``det``'s colour twin enough for the bodies to read the card as the
+        twin (:data:`COLOUR_TWIN_SUITS`, :data:`TWIN_BY_BOTH_FLOOR`)."""
+        return (det.card is not None and det.card.suit in COLOUR_TWIN_SUITS and TWIN_BY_BOTH_FLOOR is not None
+                and det.colour_twin_confidence >= TWIN_BY_BOTH_FLOOR)
+
+    def _all_bodies_say(self, frame: np.ndarray, det: Detection, card: Card, p: np.ndarray) -> bool:
+        """Whether both body models, each from both index corners of ``det``, give ``card`` its suit
+        :data:`ALL_BODIES_SUIT` or more, its rank :attr:`body_rank_confirm` or more and its colour
+        twin's suit under :data:`ALL_BODIES_TWIN` (``p``: the first model's row from the corner
+        read). The first model's look from the other corner is taken only when its first says so, the
+        second model's two only when both of the first's do."""
+        if ALL_BODIES_SUIT is None or self.suit_layout_session is None:
+            return False
+        s, r, t = card.index % 4, pips.N_SUIT_CLASSES + card.index // 4, colour_twin(card).index % 4
+
+        def says(q: np.ndarray) -> bool:
+            return bool(q[s] >= ALL_BODIES_SUIT and q[r] >= self.body_rank_confirm and q[t] < ALL_BODIES_TWIN)
+
+        turned = [_turned(det.corners)]
+        if not says(p) or not says(self.body_probs(frame, turned)[0]):
+            return False
+        return all(says(q) for q in self.body_probs(frame, [det.corners, *turned], self.suit_layout_session))
 
     def _reads_as_twin(self, frame: np.ndarray, det: Detection, p: np.ndarray, session: object) -> bool:
         """Whether the club or spade ``det`` is read as its colour twin (the twin rescue,
