@@ -247,17 +247,19 @@ giving one card its suit this or more, its rank :attr:`OnnxRecognizer.body_rank_
 and the other suit of its colour under :data:`ALL_BODIES_TWIN`. So settled: a contest the general
 rule weighs (two readings of one place, ``contest_of_places``, a club against a spade of one rank
 among them; or a card's own corners reading more than a club and a spade of one rank) is read as
-the contender the bodies speak for; and a card read from :attr:`OnnxRecognizer.body_floor` up to
-the threshold whose bodies all speak for its rank in another suit is read as that card (a seen
-deck's 5d 57 px wide read 5s at 0.935 at its index), in its colour twin's suit only where the
-index gave the twin :data:`TWIN_BY_BOTH_FLOOR` or more (:data:`COLOUR_TWIN_SUITS`), as the twin
-rescue asks. The club-against-spade rule of a card's own
+the contender the bodies speak for; a card read from :attr:`OnnxRecognizer.body_floor` up to
+the threshold whose bodies all speak for its rank in another suit, or for the card the first body
+model likes best, is read as that card (a seen deck's 5d 57 px wide read 5s at 0.935 at its
+index), as its colour twin only where the index gave the twin :data:`TWIN_BY_BOTH_FLOOR` or more
+(:data:`COLOUR_TWIN_SUITS`), as the twin rescue asks; and the twin rescue reads a club or a spade
+as its twin where the four looks speak for the twin and the index gave it that floor (an unseen
+deck's Ac 71 px wide read As at 0.998, which the twin veto refuses). The club-against-spade rule of a card's own
 two corners (the first body alone, 0.95 and 0.9) once let an unseen deck's Kc through as Ks when
 tried on two readings of one place (twenty-sixth session); four looks of two models are asked
-here. Forty-first session, 600 tuning scenes a set: seen 3,647 -> 3,653 read right, unseen 3,550
--> 3,558, wrong reads the same (0 and 6); the first 1,000 benchmark scenes 5,778 -> 5,786 and
-5,693 -> 5,705 (2 and 13 wrong as before); 100 tables ``[616161, i]``: seats 674 -> 676 and
-646 -> 649 of 714, none wrong (models/README.md). ``None``: not asked."""
+here. Forty-first session, 600 tuning scenes a set: seen 3,647 -> 3,657 read right, unseen 3,550
+-> 3,561, wrong reads the same (0 and 6); the first 1,000 benchmark scenes 5,778 -> 5,794 and
+5,693 -> 5,710 (2 and 13 wrong as before); 100 tables ``[616161, i]``: seats 674 -> 676 and
+646 -> 654 of 714, none wrong (models/README.md). ``None``: not asked."""
 ALL_BODIES_TWIN = 0.1
 """The most any of the four looks may give the other suit of the card's colour (:data:`ALL_BODIES_SUIT`)."""
 TWIN_RESCUE_REFUSED = True
@@ -1311,7 +1313,10 @@ class OnnxRecognizer:
                 confirmed.add(i)
                 continue
             if evidence < self.threshold and i in rescue and session is self.suit_session:
-                other = next((c for c in (Card.from_index(card.index // 4 * 4 + k) for k in range(4))
+                # its rank in another suit, or the card the first body model likes best
+                best = Card.from_index(int(np.argmax(p[pips.N_SUIT_CLASSES:])) * 4 + int(np.argmax(p[:4])))
+                others = [Card.from_index(card.index // 4 * 4 + k) for k in range(4)] + [best]
+                other = next((c for c in dict.fromkeys(others)
                               if c != card and (c != colour_twin(card) or self._twin_floor(dets[i]))
                               and self._all_bodies_say(frame, dets[i], c, p)), None)
                 if other is not None:
@@ -1379,7 +1384,8 @@ class OnnxRecognizer:
         if (body_evidence(det.colour_twin_confidence, colour_twin(card), p) >= self.threshold
                 and not self._second_body_says(frame, det, card, session, TWIN_RESCUE_SECOND)):
             return True
-        return session is self.suit_session and self._twin_by_bodies(frame, det, card, p)
+        return session is self.suit_session and (self._twin_by_bodies(frame, det, card, p) or (
+            self._twin_floor(det) and self._all_bodies_say(frame, det, colour_twin(card), p)))
 
     def _as_twin(self, det: Detection) -> Detection:
         """``det`` read as its colour twin, at the threshold and ``confirmed_by_body``; what the index
