@@ -241,25 +241,24 @@ jack of spades read Jc 0.84 and Js 0.65 at its corners was settled as Jc by the 
 second gave spades 0.32. The seven settlements on 300 tuning scenes a set were all right, the other
 black suit at most 0.10 by the second model. ``None``: the second body model is not asked."""
 ALL_BODIES_SUIT: float | None = 0.9
-"""Where the index leaves a card in doubt, the four looks at its body together may settle it: both
-body models, each from both the card's index corners (:meth:`OnnxRecognizer._all_bodies_say`),
-giving one card its suit this or more, its rank :attr:`OnnxRecognizer.body_rank_confirm` or more
-and the other suit of its colour under :data:`ALL_BODIES_TWIN`. So settled: a contest the general
-rule weighs (two readings of one place, ``contest_of_places``, a club against a spade of one rank
-among them; or a card's own corners reading more than a club and a spade of one rank) is read as
-the contender the bodies speak for; a card read from :attr:`OnnxRecognizer.body_floor` up to
-the threshold whose bodies all speak for its rank in another suit, or for the card the first body
-model likes best, is read as that card (a seen deck's 5d 57 px wide read 5s at 0.935 at its
-index), as its colour twin only where the index gave the twin :data:`TWIN_BY_BOTH_FLOOR` or more
-(:data:`COLOUR_TWIN_SUITS`), as the twin rescue asks; and the twin rescue reads a club or a spade
-as its twin where the four looks speak for the twin and the index gave it that floor (an unseen
-deck's Ac 71 px wide read As at 0.998, which the twin veto refuses). The club-against-spade rule of a card's own
-two corners (the first body alone, 0.95 and 0.9) once let an unseen deck's Kc through as Ks when
-tried on two readings of one place (twenty-sixth session); four looks of two models are asked
-here. Forty-first session, 600 tuning scenes a set: seen 3,647 -> 3,657 read right, unseen 3,550
--> 3,561, wrong reads the same (0 and 6); the first 1,000 benchmark scenes 5,778 -> 5,794 and
-5,693 -> 5,710 (2 and 13 wrong as before); 100 tables ``[616161, i]``: seats 674 -> 676 and
-646 -> 654 of 714, none wrong (models/README.md). ``None``: not asked."""
+"""Where the index leaves a card in doubt, the four looks at its body together may settle it: both body
+models, each from both the card's index corners (:meth:`OnnxRecognizer._all_bodies_say`), giving one
+card its suit this or more, its rank :attr:`OnnxRecognizer.body_rank_confirm` or more and the other
+suit of its colour under :data:`ALL_BODIES_TWIN`. So settled: a contest the general rule weighs (two
+readings of one place, ``contest_of_places``, a club against a spade of one rank among them; or a
+card's own corners reading more than a club and a spade of one rank) is read as the contender the
+bodies speak for; a card read from :attr:`OnnxRecognizer.body_floor` up to the threshold whose
+bodies all speak for its rank in another suit, or for the card the first body model likes best, is
+read as that card (a seen deck's 5d 57 px wide read 5s at 0.935 at its index), but never as its
+colour twin: that is the twin rescue's, which reads a club or a spade as its twin where the four
+looks speak for the twin and the index gave it :data:`TWIN_BY_BOTH_FLOOR` or more (an unseen deck's
+Ac 71 px wide read As at 0.998, which the twin veto refuses). The club-against-spade rule of a
+card's own two corners (the first body alone, 0.95 and 0.9) once let an unseen deck's Kc through as
+Ks when tried on two readings of one place (twenty-sixth session); four looks of two models are
+asked here. Forty-first session, 600 tuning scenes a set: seen 3,647 -> 3,657 read right, unseen
+3,550 -> 3,561, wrong reads the same (0 and 6); the first 1,000 benchmark scenes 5,778 -> 5,794 and
+5,693 -> 5,710 (2 and 13 wrong as before); 100 tables ``[616161, i]``: seats 674 -> 676 and 646 ->
+654 of 714, none wrong (models/README.md). ``None``: not asked."""
 ALL_BODIES_TWIN = 0.1
 """The most any of the four looks may give the other suit of the card's colour (:data:`ALL_BODIES_SUIT`)."""
 TWIN_RESCUE_REFUSED = True
@@ -1313,11 +1312,11 @@ class OnnxRecognizer:
                 confirmed.add(i)
                 continue
             if evidence < self.threshold and i in rescue and session is self.suit_session:
-                # its rank in another suit, or the card the first body model likes best
+                # its rank in another suit, or the card the first body model likes best; its colour
+                # twin is the twin rescue's (above), which asks the four looks where the index allows
                 best = Card.from_index(int(np.argmax(p[pips.N_SUIT_CLASSES:])) * 4 + int(np.argmax(p[:4])))
                 others = [Card.from_index(card.index // 4 * 4 + k) for k in range(4)] + [best]
-                other = next((c for c in dict.fromkeys(others)
-                              if c != card and (c != colour_twin(card) or self._twin_floor(dets[i]))
+                other = next((c for c in dict.fromkeys(others) if c not in (card, colour_twin(card))
                               and self._all_bodies_say(frame, dets[i], c, p)), None)
                 if other is not None:
                     dets[i] = dataclasses.replace(dets[i], card=other, confidence=self.threshold, indices_read=1,
@@ -1399,8 +1398,7 @@ class OnnxRecognizer:
         its rank (:attr:`body_rank_confirm`), the index giving the twin :data:`TWIN_BY_BOTH_FLOOR` or
         more; ``p``: the first body model's row for ``det``. The second model is asked only when the
         first says so."""
-        if (TWIN_BY_BOTH_FLOOR is None or self.suit_layout_session is None
-                or det.colour_twin_confidence < TWIN_BY_BOTH_FLOOR):
+        if self.suit_layout_session is None or not self._twin_floor(det):
             return False
         twin = colour_twin(card)
         s, r = twin.index % 4, pips.N_SUIT_CLASSES + twin.index // 4
