@@ -310,6 +310,29 @@ def test_chips_fingers_and_court_pictures_are_not_backs():
     assert len(found) == 1 and np.linalg.norm(found[0].mean(axis=0) - back.mean(axis=0)) < 0.2 * W
 
 
+def test_an_index_the_camera_frame_cuts_is_not_counted_in_view():
+    """A rendered scene's truth counts an index corner in view only for the part the camera still
+    sees once its perspective is applied. The benchmark's scene ``[424242, 29]`` (800 x 600): the
+    perspective moves a fifth of the 6s's bottom-right index past the frame's top edge, where nobody
+    can read it (and the recogniser does not read an index the frame cuts); until the forty-second
+    session the truth measured it before the perspective and counted the card readable."""
+    from vision import render
+
+    scene = render.render_scene(np.random.default_rng([424242, 29]), render.TRAIN_DECKS, width=800, height=600)
+    h, w = scene.image.shape[:2]
+
+    def past_the_edge(poly: np.ndarray, slack: float) -> bool:
+        return bool((poly < -slack).any() or (poly[:, 0] > w + slack).any() or (poly[:, 1] > h + slack).any())
+
+    for t in scene.cards:
+        for j, k in enumerate((0, 2)):
+            if t.index_visible[j] >= 0.98:  # every index counted in view lies in the frame
+                assert not past_the_edge(render._index_polygon(np.array(t.corners), k), 2.0), t
+    six = next(t for t in scene.cards if t.card == "6s")
+    assert past_the_edge(render._index_polygon(np.array(six.corners), 2), 10.0)  # the frame cuts it
+    assert 0.5 < six.index_visible[1] < 0.9 and not six.readable
+
+
 def test_mixed_training_decks_never_use_the_unseen_decks_pips():
     """The unseen-deck test stays blind: no mixed training deck draws its suits with a pip font of
     the unseen decks, and asking for one is refused by name."""

@@ -990,27 +990,6 @@ def render_scene(
             _draw_finger(img, idmap, oid, start, rng.uniform(0, 360), rng.uniform(1.5, 3) * W,
                          rng.uniform(0.2, 0.3) * W, rng)
             oid += 1
-    # visibility of index regions
-    def visible(poly_f: np.ndarray, cid: int) -> float:
-        poly = poly_f.astype(np.int32)
-        x, y, w, h = cv2.boundingRect(poly)
-        x0, y0 = max(x, 0), max(y, 0)
-        x1, y1 = min(x + w, width), min(y + h, height)
-        if x1 <= x0 or y1 <= y0:
-            return 0.0
-        m = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.fillConvexPoly(m, poly - np.array([x0, y0]), 1)
-        inside = m.astype(bool)
-        total = cv2.contourArea(poly.astype(np.float32))
-        seen = float((idmap[y0:y1, x0:x1][inside] == cid).sum())
-        return min(1.0, seen / max(total, 1.0))
-
-    out_truths = []
-    for card, quad, up, seat, cid in truths:
-        vis = tuple(visible(_index_polygon(quad, which), cid) for which in (0, 2))
-        parts = tuple((visible(_index_polygon(quad, which, "rank"), cid),
-                       visible(_index_polygon(quad, which, "suit"), cid)) for which in (0, 2))
-        out_truths.append((card, quad, up, seat, vis, parts))
     # light: uneven illumination and glare
     f = img.astype(np.float32)
     yy, xx = np.mgrid[0:height:8, 0:width:8].astype(np.float32)
@@ -1035,6 +1014,34 @@ def render_scene(
             [width, height], np.float32)
         hmat = cv2.getPerspectiveTransform(src, dst)
         img = cv2.warpPerspective(img, hmat, (width, height), borderMode=cv2.BORDER_REFLECT)
+    # visibility of index regions, in the frame as drawn (idmap), of what the camera still sees: a
+    # pixel the perspective moves out of the frame belongs to no card (the frame's edge cuts it)
+    if perspective > 0:
+        kept = np.zeros((height, width), np.uint8)
+        back = cv2.perspectiveTransform(src.reshape(-1, 1, 2).astype(np.float64), np.linalg.inv(hmat))
+        cv2.fillConvexPoly(kept, np.round(back.reshape(-1, 2)).astype(np.int32), 1)
+        idmap[kept == 0] = 0
+
+    def visible(poly_f: np.ndarray, cid: int) -> float:
+        poly = poly_f.astype(np.int32)
+        x, y, w, h = cv2.boundingRect(poly)
+        x0, y0 = max(x, 0), max(y, 0)
+        x1, y1 = min(x + w, width), min(y + h, height)
+        if x1 <= x0 or y1 <= y0:
+            return 0.0
+        m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(m, poly - np.array([x0, y0]), 1)
+        inside = m.astype(bool)
+        total = cv2.contourArea(poly.astype(np.float32))
+        seen = float((idmap[y0:y1, x0:x1][inside] == cid).sum())
+        return min(1.0, seen / max(total, 1.0))
+
+    out_truths = []
+    for card, quad, up, seat, cid in truths:
+        vis = tuple(visible(_index_polygon(quad, which), cid) for which in (0, 2))
+        parts = tuple((visible(_index_polygon(quad, which, "rank"), cid),
+                       visible(_index_polygon(quad, which, "suit"), cid)) for which in (0, 2))
+        out_truths.append((card, quad, up, seat, vis, parts))
     sigma = rng.uniform(0.0, max_blur)
     if sigma > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
