@@ -201,10 +201,15 @@ no such check. Every wrong seat of the 100-table benchmark set ``[515151, i]`` w
 club read as a spade at 0.962 to 0.992, and in six of the seven the body said clubs at 0.8 or more
 (twenty-sixth session, models/README.md). Bigger cards' indices are plain enough, and at their
 sizes the veto cost more right reads than it saved wrong ones."""
-TWIN_VETO_SUIT = 0.75
+TWIN_VETO_SUIT = 0.85
 """What the body must give a card's colour twin's suit to veto the card (:data:`TWIN_VETO_BELOW`).
 Refusing whenever the body merely prefers the twin took 18 seen and 32 unseen seats of 705 for
-the same wrong seats: in a tabled hand one card's body lies partly under the other."""
+the same wrong seats: in a tabled hand one card's body lies partly under the other. 0.75 from the
+twenty-sixth session to the forty-first; since the forty-second, with the vetoes added since (the
+second body model's, both models', the look from the other index corner), 0.85: a ``freesans``
+three of clubs 74 px wide read 3c at 0.998, its body read from a quad a sixth too wide giving
+spades 0.80 (tuning scene ``[50505, 89]``), is read; 3 more cards a set on the first 1,000
+benchmark scenes and 1 or 2 more seats on each seat benchmark, the same wrong reads and seats."""
 TWIN_VETO_SECOND: float | None = 0.9
 """A club or a spade the twin veto (:data:`TWIN_VETO_BELOW`) leaves standing, its suit not confirmed by
 the first body model (under its ``confirm``, 0.95), is made unreadable too when the second body
