@@ -1014,14 +1014,13 @@ def render_scene(
             [width, height], np.float32)
         hmat = cv2.getPerspectiveTransform(src, dst)
         img = cv2.warpPerspective(img, hmat, (width, height), borderMode=cv2.BORDER_REFLECT)
-    # visibility of index regions, in the frame as drawn (idmap), of what the camera still sees: a
-    # pixel the perspective moves out of the frame belongs to no card (the frame's edge cuts it)
-    if perspective > 0:
+        # a pixel the perspective moves out of the frame belongs to no card (the frame's edge cuts it)
         kept = np.zeros((height, width), np.uint8)
         back = cv2.perspectiveTransform(src.reshape(-1, 1, 2).astype(np.float64), np.linalg.inv(hmat))
         cv2.fillConvexPoly(kept, np.round(back.reshape(-1, 2)).astype(np.int32), 1)
         idmap[kept == 0] = 0
 
+    # visibility of index regions, in the frame as drawn (idmap), of what the camera still sees
     def visible(poly_f: np.ndarray, cid: int) -> float:
         poly = poly_f.astype(np.int32)
         x, y, w, h = cv2.boundingRect(poly)
