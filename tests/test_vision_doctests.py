@@ -9,7 +9,8 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("module", ["detect", "fetch_deck", "pips", "recognize", "verdict", "train", "train_suit"])
+@pytest.mark.parametrize("module", ["detect", "fetch_deck", "pips", "recognize", "resolution", "verdict", "train",
+                                    "train_suit"])
 def test_doctests(module: str) -> None:
     mod = importlib.import_module(f"vision.{module}")
     result = doctest.testmod(mod)

@@ -38,7 +38,8 @@ def register(subparsers) -> None:
     _model_args(c)
     c.set_defaults(func=cmd_check)
 
-    k = sub.add_parser("calibrate", help="draw the seat zones over a still, for an installer to check")
+    k = sub.add_parser("calibrate", help="draw the seat zones over a still and judge the light, the felt, "
+                       "the card width and the resolution, for an installer to check")
     k.add_argument("image")
     k.add_argument("--config", default="config/table.toml")
     k.add_argument("--out", default="zones.png")
@@ -189,7 +190,9 @@ def cmd_calibrate(args) -> int:
     print(f"wrote {args.out}: {len(cam.zones)} zones")
     print(light_report(frame))
     print(felt_report(frame))
-    print(card_width_report(frame, cam.card_width))
+    widths = _whole_card_widths(frame)
+    print(card_width_report(frame, cam.card_width, widths))
+    print(resolution_report(cam.card_width, widths))
     return 0
 
 
@@ -199,14 +202,22 @@ WIDTH_CHECK = 0.15
 about that much off scale."""
 
 
-def card_width_report(frame, configured: float | None) -> str:  # type: ignore[no-untyped-def]
-    """One line for the installer on ``camera.card_width``: the configured width against what the
-    whole cards in view measure (:func:`vision.detect.whole_card_widths`), or the width to set."""
-    import numpy as np
-
+def _whole_card_widths(frame) -> list[float]:  # type: ignore[no-untyped-def]
+    """The widths of the whole cards in view (:func:`vision.detect.whole_card_widths`)."""
     from vision import detect
 
-    widths = detect.whole_card_widths(detect.card_masks(frame).white)
+    return list(detect.whole_card_widths(detect.card_masks(frame).white))
+
+
+def card_width_report(frame, configured: float | None,  # type: ignore[no-untyped-def]
+                      widths: list[float] | None = None) -> str:
+    """One line for the installer on ``camera.card_width``: the configured width against what the
+    whole cards in view measure (``widths``, measured from ``frame`` when not given), or the width
+    to set."""
+    import numpy as np
+
+    if widths is None:
+        widths = _whole_card_widths(frame)
     if not widths:
         if configured is None:
             return ("card width: not configured (camera.card_width), and no whole card in view to measure: lay one "
@@ -221,6 +232,23 @@ def card_width_report(frame, configured: float | None) -> str:  # type: ignore[n
         return (f"card width: {configured:g} px configured, but {seen} {measured:.0f} px: check camera.card_width "
                 f"(the index classifier refuses crops more than about {WIDTH_CHECK:.0%} off scale)")
     return f"card width: {configured:g} px configured; {seen} {measured:.0f} px"
+
+
+def resolution_report(configured: float | None, widths: list[float]) -> str:
+    """One line for the installer on the camera's resolution (:mod:`vision.resolution`): what the
+    shipped models read of cards as wide as ``camera.card_width`` (or, not configured, as the
+    whole cards in view measure), and the width the seen-deck target needs."""
+    import statistics
+
+    from vision import resolution
+
+    try:
+        bands = resolution.load()
+    except resolution.ResolutionTableError as exc:
+        return f"resolution: not judged: {exc}"
+    if configured is not None:
+        return resolution.report(configured, bands, "configured")
+    return resolution.report(statistics.median(widths) if widths else None, bands, "measured")
 
 
 def felt_report(frame) -> str:  # type: ignore[no-untyped-def]
