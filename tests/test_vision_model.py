@@ -683,6 +683,25 @@ def test_r3_a_card_the_index_gives_another_suit_is_read_where_four_looks_at_the_
     assert "5d" not in before and "5s" not in before and set(before) <= set(now)
 
 
+def test_r3_a_club_read_as_a_sure_spade_is_refused_where_all_four_body_looks_say_clubs(recognizer, monkeypatch):
+    """Tuning scene 265 (seeds ``[60606, i]``, unseen decks): an ace of clubs 58 px wide is read As at
+    0.9994 at both index corners, over the twin veto's reach (``TWIN_VETO_BELOW``, 0.999). Both body
+    models, each from both index corners, give clubs 0.985 to 0.996: the read is refused
+    (``SURE_TWIN_VETO``, forty-third session). Without that veto it was a wrong sure read, and
+    nothing else is read differently."""
+    import vision.recognize as R
+    from vision import render
+
+    scene = _bench_scene(60606, 265, render.UNSEEN_DECKS)
+    truth = {t.card for t in scene.cards if t.face_up}
+    assert "Ac" in truth and "As" not in truth
+    now = _sure(recognizer, scene.image)
+    assert "As" not in now and set(now) <= truth
+    monkeypatch.setattr(R, "SURE_TWIN_VETO", None)
+    before = _sure(recognizer, scene.image)
+    assert "As" in before and set(before) - {"As"} == set(now)
+
+
 def test_r3_a_sure_club_stands_where_its_body_leans_to_spades_under_the_veto_bar(recognizer, monkeypatch):
     """Tuning scene 89 (seeds ``[50505, i]``, seen decks): a ``freesans`` three of clubs 74 px wide
     is read 3c at 0.998 at one index corner. Its body, cropped from a quad a sixth wider than the

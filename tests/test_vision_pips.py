@@ -103,13 +103,16 @@ def test_r2_the_body_tells_small_clubs_from_spades_and_reads_the_rank(recognizer
     assert ranks >= 0.9 * n, (ranks, n)
 
 
-def test_r2_a_small_black_read_stands_only_when_index_and_body_together_reach_the_threshold(recognizer) -> None:
+def test_r2_a_small_black_read_stands_only_when_index_and_body_together_reach_the_threshold(recognizer,
+                                                                                             monkeypatch) -> None:
     """A 7 of clubs 60 pixels wide read 0.975 at its index (over the threshold, under the 0.99 a
     small club or spade must reach at its index alone): the body's clubs confirm it; read as the 7
     of spades, the body does not, and the card stays unreadable. Read as the 7 of spades at 0.995,
     over the index-alone bar, the club's pips still refuse it (the body is asked up to
-    ``SMALL_BLACK_BODY_CHECK``); at 0.9995 it is not asked. With no body-suit model the index alone
-    decides: 0.975 is unreadable, 0.995 stands."""
+    ``SMALL_BLACK_BODY_CHECK``). At 0.9995 only all four looks at the body saying clubs refuse it
+    (``SURE_TWIN_VETO``, forty-third session); without that veto it stands. With no body-suit model
+    the index alone decides: 0.975 is unreadable, 0.995 stands."""
+    import vision.recognize as R
     from vision.recognize import SMALL_BLACK_BODY_CHECK, OnnxRecognizer
 
     scene = _lone_card("7c", 60, 3)
@@ -121,7 +124,12 @@ def test_r2_a_small_black_read_stands_only_when_index_and_body_together_reach_th
     for conf in (0.975, 0.995):
         refused = recognizer._assemble([corner], [Reading(s7, conf)], scene.image)
         assert [d.card for d in refused] == [None]
+    assert [d.card for d in recognizer._assemble([corner], [Reading(s7, 0.9995)], scene.image)] == [None]
+    monkeypatch.setattr(R, "SURE_TWIN_VETO", None)
     assert [d.card for d in recognizer._assemble([corner], [Reading(s7, 0.9995)], scene.image)] == [s7]
+    assert [d.card for d in recognizer._assemble([corner], [Reading(c7, 0.9995)], scene.image)] == [c7]
+    monkeypatch.undo()
+    assert [d.card for d in recognizer._assemble([corner], [Reading(c7, 0.9995)], scene.image)] == [c7]
     bare = OnnxRecognizer(MODEL, threads=1, suit_model_path=None)
     assert bare.suit_session is None
     assert [d.card for d in bare._assemble([corner], [Reading(c7, 0.975)], scene.image)] == [None]

@@ -293,6 +293,19 @@ is the larger of its two looks, from the read corner and from the other (:data:`
 its new file gave a blurred unseen king of clubs read Ks clubs 0.25 from the read corner, 0.53
 from the other, the second model 0.52 (light bench ``blur``, table ``[515151, 4]`` seat 5); the
 tuning scenes and the 100 tables read the same with it. ``None``: no such veto."""
+SURE_TWIN_VETO: float | None = 0.85
+"""A club or a spade read at :data:`TWIN_VETO_BELOW` or more (which the twin veto passes by) on a card
+narrower than :data:`SMALL_CARD_WIDTH`, not confirmed by its body, is made unreadable where all four
+looks at its body (both body models, each from both index corners) give its colour twin's suit this
+or more; the first model's look from the corner read is asked first, the three others only where
+that one reaches it (without a second body model, the first model's two looks). Forty-third session:
+an unseen deck's seven of clubs 62 px wide read 7s at 0.9999 at both index corners, the four looks
+giving clubs 0.87 to 0.99 (benchmark scene ``[424242, 881]``), and an ace of clubs 58 px wide read
+As at 0.9994, clubs 0.985 to 0.996 (tuning scene ``[60606, 265]``). Asked of every card under the
+twin veto's 100 px, its first look cost 1 to 2 ms on the latency benchmark's table frames (cards 72
+px wide, about six such reads a frame) for no card more on 600 tuning scenes a set; both cards it
+refuses are under 70 px. ``None``: a read at :data:`TWIN_VETO_BELOW` or more is never shown to the
+body."""
 TWIN_VETO_TURNED = True
 """A club or a spade the twin veto (:data:`TWIN_VETO_BELOW`) leaves standing, its suit not confirmed
 by the first body model, is shown to it again cropped from the card's other index corner (the same
@@ -1110,15 +1123,21 @@ class OnnxRecognizer:
         or more, or both models give it :data:`TWIN_VETO_BOTH` or more (a second call); before that,
         the first model looks at them again from the card's other index corner
         (:data:`TWIN_VETO_TURNED`). A card the first model vetoes at its first look is read as its
-        colour twin instead where the twin rescue would read it so (:data:`TWIN_RESCUE_REFUSED`)."""
+        colour twin instead where the twin rescue would read it so (:data:`TWIN_RESCUE_REFUSED`). The
+        small clubs and spades read at :data:`TWIN_VETO_BELOW` or more join that first call
+        (:meth:`_sure_twin_veto`, :data:`SURE_TWIN_VETO`)."""
         if self.suit_session is None or TWIN_VETO_BELOW is None:
             return
-        at = [(g, i) for g, dets in enumerate(groups) for i, d in enumerate(dets)
-              if d.card is not None and d.card.suit in COLOUR_TWIN_SUITS
-              and self.threshold <= d.confidence < TWIN_VETO_BELOW and not d.confirmed_by_body
-              and not d.body_checked and math.dist(*d.corners[:2]) < TWIN_VETO_WIDTH]
+        black = [(g, i) for g, dets in enumerate(groups) for i, d in enumerate(dets)
+                 if d.card is not None and d.card.suit in COLOUR_TWIN_SUITS and d.confidence >= self.threshold
+                 and not d.confirmed_by_body and not d.body_checked and math.dist(*d.corners[:2]) < TWIN_VETO_WIDTH]
+        at = [(g, i) for g, i in black if groups[g][i].confidence < TWIN_VETO_BELOW]
+        sure = [(g, i) for g, i in black if groups[g][i].confidence >= TWIN_VETO_BELOW and SURE_TWIN_VETO is not None
+                and _small_black(groups[g][i])]
+        looks = self.body_probs(frame, [groups[g][i].corners for g, i in at + sure])
+        self._sure_twin_veto(groups, sure, looks[len(at):], frame)
         left = []
-        for (g, i), p in zip(at, self.body_probs(frame, [groups[g][i].corners for g, i in at])):
+        for (g, i), p in zip(at, looks[: len(at)]):
             card = groups[g][i].card
             assert card is not None
             if p[colour_twin(card).index % 4] >= TWIN_VETO_SUIT:
@@ -1147,6 +1166,33 @@ class OnnxRecognizer:
             assert card is not None
             twin = p[colour_twin(card).index % 4]
             if twin >= TWIN_VETO_SECOND or (TWIN_VETO_BOTH is not None and min(first, twin) >= TWIN_VETO_BOTH):
+                groups[g][i] = _unread(groups[g][i])
+
+    def _sure_twin_veto(self, groups: Sequence[list[Detection]], sure: Sequence[tuple[int, int]], first: np.ndarray,
+                        frame: np.ndarray) -> None:
+        """Make unreadable (in place) each club or spade ``groups[g][i]`` of ``sure`` (read at
+        :data:`TWIN_VETO_BELOW` or more) whose colour twin's suit all four looks at its body give
+        :data:`SURE_TWIN_VETO` or more (``first``: the first model's looks from the corners read)."""
+        if SURE_TWIN_VETO is None or not sure:
+            return
+        doubted = []
+        for (g, i), p in zip(sure, first):
+            card = groups[g][i].card
+            assert card is not None
+            if p[colour_twin(card).index % 4] >= SURE_TWIN_VETO:
+                doubted.append((g, i))
+        if not doubted:
+            return
+        quads = [groups[g][i].corners for g, i in doubted]
+        turned = [_turned(q) for q in quads]
+        other = self.body_probs(frame, turned)
+        second = (self.body_probs(frame, quads + turned, self.suit_layout_session)
+                  if self.suit_layout_session is not None else np.ones((2 * len(quads), other.shape[1]), np.float32))
+        for k, (g, i) in enumerate(doubted):
+            card = groups[g][i].card
+            assert card is not None
+            t = colour_twin(card).index % 4
+            if min(other[k][t], second[k][t], second[len(doubted) + k][t]) >= SURE_TWIN_VETO:
                 groups[g][i] = _unread(groups[g][i])
 
     def _layout_cards(self, corners: Sequence[detect.Corner], readings: Sequence[Reading], dets: list[Detection],
