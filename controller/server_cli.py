@@ -59,7 +59,21 @@ def _camera(cfg: Any, base: pathlib.Path, service: Any) -> Any:
     model = pathlib.Path(cam.model)
     if not model.is_absolute():
         model = base / model
-    return CameraLink(service, cam, OnnxRecognizer(model, card_width=cam.card_width))
+    link = CameraLink(service, cam, OnnxRecognizer(model, card_width=cam.card_width))
+    print(f"camera: {_resolution(cam.card_width)}")
+    return link
+
+
+def _resolution(card_width: float | None) -> str:
+    """What the shipped models read of cards ``card_width`` pixels wide (``camera.card_width``), from
+    the resolution table (:mod:`vision.resolution`): the operator sees at start whether the camera is
+    close enough for the read-rate target; `cardroom vision calibrate` measures an unset width."""
+    from vision import resolution
+
+    try:
+        return resolution.report(card_width, resolution.load(), "configured")
+    except resolution.ResolutionTableError as exc:
+        return f"resolution: not judged: {exc}"
 
 
 def run_serve(args: argparse.Namespace) -> int:

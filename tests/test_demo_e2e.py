@@ -37,6 +37,8 @@ def test_demo_plays_the_scripted_hands_and_serves_the_pages(tmp_path):
                 break
         text = "".join(out)
         assert "demo: 5 hand(s) played" in text, text
+        # the camera's resolution judged at start from the configured card width (vision.resolution)
+        assert "camera: resolution: cards 72 px wide (configured): the shipped models read" in text, text
         tokens = dict(re.findall(r"/(dealer|surveillance|overlay)\?token=(\S+)", text))
         base = f"http://127.0.0.1:{port}"
         sv = {"Authorization": f"Bearer {tokens['surveillance']}"}
