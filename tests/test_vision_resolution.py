@@ -32,11 +32,12 @@ def test_r2_shipped_table_covers_the_benchmark_widths_and_sums_to_its_totals() -
 
 
 def test_r2_report_quotes_the_band_and_asks_for_a_closer_camera_below_the_target() -> None:
-    bands = [resolution.Band(52, 60, 85.0, 82.0), resolution.Band(60, 120, 97.0, 95.0),
+    bands = [resolution.Band(52, 60, 85.0, 82.0, 500, 1.0, 8.2), resolution.Band(60, 120, 97.0, 95.0),
              resolution.Band(120, 151, 99.8, 99.5)]
     narrow = resolution.report(58, bands, "configured")
     assert narrow.startswith("resolution: cards 58 px wide (configured): the shipped models read 85.0% of the deck")
-    assert "52 to 60 px wide" in narrow and "trained designs 120 px or wider read 99.5% or more" in narrow
+    assert "(wrong 1.0 and 8.2 per 1,000)" in narrow and "52 to 60 px wide" in narrow
+    assert "trained designs 120 px or wider read 99.5% or more" in narrow
     assert narrow.endswith("move the camera closer or raise its resolution")
     wide = resolution.report(130, bands)
     assert "99.8% of the deck designs they were trained on and 99.5% of other designs" in wide and "closer" not in wide
@@ -54,9 +55,11 @@ def test_r2_report_quotes_the_band_and_asks_for_a_closer_camera_below_the_target
     ('{"bands": []}', "no bands"),
     ('{"bands": [{"from": 52, "to": 60, "seen": {"right_pct": null, "readable": 0}, '
      '"unseen": {"right_pct": null, "readable": 0}}]}', "band 0 (52-60 px) has no cards"),
-    ('{"bands": [{"from": 52, "to": 60, "seen": {"right_pct": 90, "readable": 9}, '
-     '"unseen": {"right_pct": 90, "readable": 9}}, {"from": 70, "to": 80, "seen": {"right_pct": 90, '
-     '"readable": 9}, "unseen": {"right_pct": 90, "readable": 9}}]}', "without gaps"),
+    ('{"bands": [{"from": 52, "to": 60, "seen": {"right_pct": 90, "readable": 0, "wrong": 0}, '
+     '"unseen": {"right_pct": 90, "readable": 9, "wrong": 0}}]}', "band 0 (52-60 px) has no cards"),
+    ('{"bands": [{"from": 52, "to": 60, "seen": {"right_pct": 90, "readable": 9, "wrong": 0}, '
+     '"unseen": {"right_pct": 90, "readable": 9, "wrong": 0}}, {"from": 70, "to": 80, "seen": {"right_pct": 90, '
+     '"readable": 9, "wrong": 0}, "unseen": {"right_pct": 90, "readable": 9, "wrong": 1}}]}', "without gaps"),
 ])
 def test_a_bad_resolution_table_is_refused_naming_the_file_and_the_problem(tmp_path, text, said) -> None:
     path = tmp_path / "widths.json"
@@ -81,11 +84,15 @@ def test_r2_calibrate_quotes_the_configured_width_or_the_measured_one(tmp_path, 
     assert "card_width = 72\n" in config
     band = resolution.band_for(72, resolution.load())
     assert band is not None
+    data = json.loads(resolution.DEFAULT_TABLE.read_text())
+    row = next(b for b in data["bands"] if b["from"] == band.lo)
+    assert band.unseen_wrong_per_1000 == 1000.0 * row["unseen"]["wrong"] / row["unseen"]["readable"]
     assert main(["vision", "calibrate", str(img), "--config", str(REPO / "config" / "table.toml"),
                  "--out", str(out)]) == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("resolution:"))
     assert line.startswith(f"resolution: cards 72 px wide (configured): the shipped models read {band.seen_pct:.1f}%")
     assert line.endswith("move the camera closer or raise its resolution")  # 72 px is under the target's width
+    assert f"(wrong {band.seen_wrong_per_1000:.1f} and {band.unseen_wrong_per_1000:.1f} per 1,000)" in line
     cfg = tmp_path / "table.toml"
     cfg.write_text(config.replace("card_width = 72\n", ""))
     assert main(["vision", "calibrate", str(img), "--config", str(cfg), "--out", str(out)]) == 0

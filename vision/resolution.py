@@ -43,6 +43,9 @@ class Band:
     unseen_pct: float
     readable: int = 0
     """Seen-deck cards the figure rests on."""
+    seen_wrong_per_1000: float = 0.0
+    unseen_wrong_per_1000: float = 0.0
+    """Wrong reads at the threshold per 1,000 readable cards, seen and unseen decks."""
 
 
 def load(path: str | pathlib.Path = DEFAULT_TABLE) -> list[Band]:
@@ -58,10 +61,11 @@ def load(path: str | pathlib.Path = DEFAULT_TABLE) -> list[Band]:
     try:
         for k, b in enumerate(data["bands"]):
             seen, unseen = b["seen"], b["unseen"]
-            if seen["right_pct"] is None or unseen["right_pct"] is None:
+            if None in (seen["right_pct"], unseen["right_pct"]) or min(seen["readable"], unseen["readable"]) < 1:
                 raise ResolutionTableError(f"{path}: band {k} ({b['from']}-{b['to']} px) has no cards")
             bands.append(Band(float(b["from"]), float(b["to"]), float(seen["right_pct"]),
-                              float(unseen["right_pct"]), int(seen["readable"])))
+                              float(unseen["right_pct"]), int(seen["readable"]),
+                              1000.0 * seen["wrong"] / seen["readable"], 1000.0 * unseen["wrong"] / unseen["readable"]))
     except (KeyError, TypeError) as exc:
         raise ResolutionTableError(f"{path}: a band lacks {exc} (expected bench/vision_widths.py's output)") from exc
     if not bands:
@@ -105,7 +109,8 @@ def report(width: float | None, bands: Sequence[Band], source: str = "measured")
         return (f"resolution: cards {width:.0f} px wide ({source}) are {side} than any measured ({measured}); "
                 f"{goal}{advice}")
     line = (f"resolution: cards {width:.0f} px wide ({source}): the shipped models read {band.seen_pct:.1f}% of "
-            f"the deck designs they were trained on and {band.unseen_pct:.1f}% of other designs, rendered "
+            f"the deck designs they were trained on and {band.unseen_pct:.1f}% of other designs (wrong "
+            f"{band.seen_wrong_per_1000:.1f} and {band.unseen_wrong_per_1000:.1f} per 1,000), rendered "
             f"{band.lo:g} to {band.hi:g} px wide (bench/vision_widths.py); {goal}")
     if need is not None and width < need:
         return line + ": move the camera closer or raise its resolution"
