@@ -125,3 +125,76 @@ def test_vision_widths_bench_counts_as_the_benchmark_does(tmp_path) -> None:
     assert data["threshold"] == rec.threshold and "card_index.onnx" in data["models"]
     with pytest.raises(resolution.ResolutionTableError, match="has no cards"):
         resolution.load(out)
+
+
+def _table_with_a_nearer_seat(seat: int):  # type: ignore[no-untyped-def]
+    """A rendered ten-seat table of 72 px cards (``[7000, 10]``) whose ``seat`` zone shows another
+    table's hand of 100 px cards (``[7100, 10]``, none of them a card of the first table): a seat
+    nearer an angled camera than the others. Returns the frame and that hand."""
+    import cv2
+
+    from vision import render
+    from vision.config import load_camera_config
+
+    cv2.setNumThreads(1)
+    far = render.render_table(np.random.default_rng([7000, 10]), render.TRAIN_DECKS, hard=False)
+    near = render.render_table(np.random.default_rng([7100, 10]), render.TRAIN_DECKS, hard=False, card_width=100)
+    zone = next(z for z in load_camera_config(REPO / "config" / "table.toml").zones if z.seat == seat)
+    x, y, w, h = zone.bounds(1920, 1080)
+    frame = far.image.copy()
+    frame[y : y + h, x : x + w] = near.image[y : y + h, x : x + w]
+    hand = sorted(t.card for t in near.cards if t.seat == seat)
+    assert len(hand) == 2 and all(t.readable for t in near.cards if t.seat == seat)
+    assert not set(hand) & {t.card for t in far.cards if t.seat != seat}
+    return frame, hand
+
+
+def test_r2_a_seat_zone_of_its_own_card_width_is_read_at_that_width(tmp_path, capsys) -> None:
+    """An angled camera sees one seat's cards larger than the configured ``camera.card_width``
+    (100 px against 72): read at the camera's width, that seat's hand is not identifiable (its crops
+    are a third off scale); with the zone's own ``card_width`` it is, the other seats read the same,
+    and ``vision calibrate`` judges the zone's width on its own line."""
+    from controller.cli import main
+    from vision.config import load_camera_config
+    from vision.recognize import OnnxRecognizer
+    from vision.watch import TableWatcher
+
+    frame, hand = _table_with_a_nearer_seat(2)
+    cam = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"stable_frames": 1})
+    rec = OnnxRecognizer(threads=1, card_width=cam.card_width)
+    before = {v.seat: v for v in TableWatcher(cam, rec).watch(frame)}
+    assert not before[2].identifiable
+    zones = [z.model_copy(update={"card_width": 100.0}) if z.seat == 2 else z for z in cam.zones]
+    after = {v.seat: v for v in TableWatcher(cam.model_copy(update={"zones": zones}), rec).watch(frame)}
+    assert after[2].identifiable and sorted(map(str, after[2].cards)) == hand
+    assert all((after[s].identifiable, after[s].cards) == (before[s].identifiable, before[s].cards)
+               for s in before if s != 2)
+    # the file's form, and calibrate's line for the zone
+    import cv2
+
+    text = (REPO / "config" / "table.toml").read_text()
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(text.replace("seat = 2\npolygon = [[372, 736], [667, 736], [667, 972], [372, 972]]\n",
+                                "seat = 2\npolygon = [[372, 736], [667, 736], [667, 972], [372, 972]]\n"
+                                "card_width = 100\n"))
+    assert load_camera_config(cfg).zones[1].card_width == 100
+    img = tmp_path / "frame.png"
+    cv2.imwrite(str(img), frame)
+    assert main(["vision", "calibrate", str(img), "--config", str(cfg), "--out", str(tmp_path / "z.png")]) == 0
+    said = capsys.readouterr().out
+    assert "seat 2: resolution: cards 100 px wide (configured): the shipped models read" in said
+    assert sum(line.startswith("seat ") for line in said.splitlines()) == 1
+
+
+def test_a_bad_zone_card_width_is_refused_naming_the_key(tmp_path) -> None:
+    from vision.config import ConfigError, load_camera_config
+    from vision.recognize import OnnxRecognizer
+
+    text = (REPO / "config" / "table.toml").read_text()
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(text.replace("seat = 3\n", "seat = 3\ncard_width = 4\n", 1))
+    with pytest.raises(ConfigError, match=r"camera\.zones\.2\.card_width"):
+        load_camera_config(cfg)
+    rec = OnnxRecognizer(threads=1)
+    with pytest.raises(ValueError, match="zone_widths: 2 widths for 1 regions"):
+        rec.recognize_zones(np.zeros((50, 50, 3), np.uint8), [((0, 0, 50, 50), None)], zone_widths=[None, 80.0])

@@ -193,6 +193,9 @@ def cmd_calibrate(args) -> int:
     widths = _whole_card_widths(frame)
     print(card_width_report(frame, cam.card_width, widths))
     print(resolution_report(cam.card_width, widths))
+    for z in cam.zones:  # a seat zone of its own card width (a camera looking at the table at an angle)
+        if z.card_width is not None:
+            print(f"seat {z.seat}: {resolution_report(z.card_width, [])}")
     return 0
 
 

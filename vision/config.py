@@ -10,6 +10,8 @@
     [[camera.zones]]
     seat = 1
     polygon = [[820, 780], [1100, 780], [1100, 1000], [820, 1000]]
+    card_width = 96                   # optional: this seat's own card width, where an angled camera
+                                      # sees its cards larger or smaller than camera.card_width
 
 Relative paths (source, model) are relative to the directory holding the TOML file's parent project,
 i.e. the file's directory's parent when the file sits in ``config/``, else the file's directory.
@@ -50,6 +52,10 @@ class SeatZone(BaseModel):
     """Seat number, 1..10."""
     polygon: list[Point] = Field(min_length=3)
     """Polygon in image pixels, ``[[x, y], ...]``."""
+    card_width: float | None = Field(default=None, gt=8, lt=2000)
+    """This seat's card width in pixels where it is not the camera's (``camera.card_width``): a camera
+    that looks at the table at an angle sees the far seats' cards smaller, and the index classifier
+    refuses crops more than about 15% off scale. ``cardroom vision calibrate`` judges each zone's."""
 
     def bounds(self, width: int | None = None, height: int | None = None) -> tuple[int, int, int, int]:
         """``(x, y, w, h)`` bounding box, clipped to the frame when its size is given."""

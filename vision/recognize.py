@@ -1678,9 +1678,12 @@ class OnnxRecognizer:
     def recognize_zones(self, frame: np.ndarray, jobs: Sequence[tuple[tuple[int, int, int, int], detect.Masks]],
                         felt: tuple[float, float, float] | None = None,
                         card_width: float | None = None,
-                        wanted: Sequence[int] | None = None) -> list[list[Detection]]:
+                        wanted: Sequence[int] | None = None,
+                        zone_widths: Sequence[float | None] | None = None) -> list[list[Detection]]:
         """:meth:`recognize_masks` for several regions of one frame (a camera's seat zones); the
         crops of every region whose card width is known are classified in one model call.
+        ``zone_widths``: a region's own card width (a seat zone's ``card_width``), over the
+        recogniser's and ``card_width``; ``None`` for a region that has none.
 
         ``wanted``: cards each region should show (the variant's hand). The proposals for cards
         lying on cards (:func:`~vision.detect.lying_corners`: the print scan along cut edges and
@@ -1688,16 +1691,20 @@ class OnnxRecognizer:
         the regions that do not already show that many cards read at or above the threshold: a
         second look where the first was not enough. ``None`` looks everywhere at once.
         """
+        if zone_widths is not None and len(zone_widths) != len(jobs):
+            raise ValueError(f"zone_widths: {len(zone_widths)} widths for {len(jobs)} regions")
         with self.one_look():
-            return self._recognize_zones(frame, jobs, felt, card_width, wanted)
+            return self._recognize_zones(frame, jobs, felt, card_width, wanted, zone_widths)
 
     def _recognize_zones(self, frame: np.ndarray, jobs: Sequence[tuple[tuple[int, int, int, int], detect.Masks]],
                          felt: tuple[float, float, float] | None, card_width: float | None,
-                         wanted: Sequence[int] | None) -> list[list[Detection]]:
+                         wanted: Sequence[int] | None,
+                         zone_widths: Sequence[float | None] | None = None) -> list[list[Detection]]:
         out: list[list[Detection] | None] = [None] * len(jobs)
         batch: list[tuple[int, float, list[detect.Corner]]] = []
         for k, (roi, masks) in enumerate(jobs):
-            width = self.card_width or card_width or detect.estimate_card_width(masks.white)
+            width = ((zone_widths[k] if zone_widths is not None else None) or self.card_width or card_width
+                     or detect.estimate_card_width(masks.white))
             if width is None:
                 out[k] = self.recognize_masks(frame, roi, masks, felt)
             else:
@@ -1752,16 +1759,18 @@ class OnnxRecognizer:
     def recognize_masks(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None = None,
                         masks: detect.Masks | None = None,
                         felt: tuple[float, float, float] | None = None,
-                        card_width: float | None = None) -> list[Detection]:
+                        card_width: float | None = None,
+                        zone_width: float | None = None) -> list[Detection]:
         """:meth:`recognize`, reusing masks the caller already computed for ``roi``; ``card_width``
-        (the camera's, when the recogniser has none of its own) saves measuring it."""
+        (the camera's, when the recogniser has none of its own) saves measuring it; ``zone_width``
+        (the region's own, a seat zone's ``card_width``) goes over both."""
         with self.one_look():
-            return self._recognize_masks(frame, roi, masks, felt, card_width)
+            return self._recognize_masks(frame, roi, masks, felt, card_width, zone_width)
 
     def _recognize_masks(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None,
                          masks: detect.Masks | None, felt: tuple[float, float, float] | None,
-                         card_width: float | None) -> list[Detection]:
-        width = self.card_width or card_width
+                         card_width: float | None, zone_width: float | None = None) -> list[Detection]:
+        width = zone_width or self.card_width or card_width
         sub = frame if roi is None else frame[roi[1] : roi[1] + roi[3], roi[0] : roi[0] + roi[2]]
         if masks is None:
             masks = detect.card_masks(sub, width, felt)
