@@ -61,6 +61,9 @@ def _camera(cfg: Any, base: pathlib.Path, service: Any) -> Any:
         model = base / model
     link = CameraLink(service, cam, OnnxRecognizer(model, card_width=cam.card_width))
     print(f"camera: {_resolution(cam.card_width)}")
+    for z in cam.zones:  # a seat zone of its own card width
+        if z.card_width is not None:
+            print(f"camera seat {z.seat}: {_resolution(z.card_width)}")
     return link
 
 

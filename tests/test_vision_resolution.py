@@ -198,3 +198,20 @@ def test_a_bad_zone_card_width_is_refused_naming_the_key(tmp_path) -> None:
     rec = OnnxRecognizer(threads=1)
     with pytest.raises(ValueError, match="zone_widths: 2 widths for 1 regions"):
         rec.recognize_zones(np.zeros((50, 50, 3), np.uint8), [((0, 0, 50, 50), None)], zone_widths=[None, 80.0])
+
+
+def test_r2_serve_prints_the_camera_and_each_zone_of_its_own_width_at_start(capsys) -> None:
+    """`cardroom serve` and `cardroom demo` build the camera link with ``_camera``: it says what the
+    shipped models read at ``camera.card_width`` and at each zone's own width."""
+    import tomllib
+    import types
+
+    from controller import server_cli
+
+    cam = tomllib.loads((REPO / "config" / "table.toml").read_text())["camera"]
+    cam["zones"][1]["card_width"] = 100
+    link = server_cli._camera(types.SimpleNamespace(camera=cam), REPO, None)
+    assert link.camera.zones[1].card_width == 100
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("camera: resolution: cards 72 px wide (configured)")
+    assert lines[1].startswith("camera seat 2: resolution: cards 100 px wide (configured)") and len(lines) == 2
