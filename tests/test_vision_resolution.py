@@ -215,3 +215,39 @@ def test_r2_serve_prints_the_camera_and_each_zone_of_its_own_width_at_start(caps
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("camera: resolution: cards 72 px wide (configured)")
     assert lines[1].startswith("camera seat 2: resolution: cards 100 px wide (configured)") and len(lines) == 2
+
+
+def test_r2_calibrate_gives_the_width_to_set_for_a_seat_whose_whole_card_measures_off(tmp_path, capsys) -> None:
+    """A lone card 100 px wide lying in seat 2's zone of a table of 72 px cards (an angled camera's
+    near seat): `vision calibrate` names that seat and the width to set in its zone; the other
+    seats' whole cards measure within 15% of the camera's width and get no such line; with the
+    zone's own width set, seat 2 gets none either."""
+    import cv2
+
+    from controller.cli import main
+    from vision import render
+    from vision.config import load_camera_config
+
+    far = render.render_table(np.random.default_rng([7000, 0]), render.TRAIN_DECKS, hard=False)
+    near = render.render_table(np.random.default_rng([7200, 0]), render.TRAIN_DECKS, hard=False, card_width=100,
+                               variant_cards=[1] * 10)
+    zone = next(z for z in load_camera_config(REPO / "config" / "table.toml").zones if z.seat == 2)
+    x, y, w, h = zone.bounds(1920, 1080)
+    frame = far.image.copy()
+    frame[y : y + h, x : x + w] = near.image[y : y + h, x : x + w]
+    img = tmp_path / "frame.png"
+    cv2.imwrite(str(img), frame)
+    out = str(tmp_path / "z.png")
+    assert main(["vision", "calibrate", str(img), "--config", str(REPO / "config" / "table.toml"), "--out", out]) == 0
+    said = [line for line in capsys.readouterr().out.splitlines() if "in this seat's zone" in line]
+    assert len(said) == 1 and said[0].startswith("seat 2: 1 whole card in view measures "), said
+    measured = float(said[0].split("measures ")[1].split(" px")[0])
+    assert abs(measured - 100) <= 5 and said[0].endswith(f"set card_width = {measured:.0f} in this seat's zone")
+    assert "against 72 px (camera.card_width)" in said[0]
+    text = (REPO / "config" / "table.toml").read_text()
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(text.replace("seat = 2\npolygon = [[372, 736], [667, 736], [667, 972], [372, 972]]\n",
+                                "seat = 2\npolygon = [[372, 736], [667, 736], [667, 972], [372, 972]]\n"
+                                f"card_width = {measured:.0f}\n"))
+    assert main(["vision", "calibrate", str(img), "--config", str(cfg), "--out", out]) == 0
+    assert "in this seat's zone" not in capsys.readouterr().out

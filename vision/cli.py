@@ -190,12 +190,15 @@ def cmd_calibrate(args) -> int:
     print(f"wrote {args.out}: {len(cam.zones)} zones")
     print(light_report(frame))
     print(felt_report(frame))
-    widths = _whole_card_widths(frame)
+    cards = _whole_cards(frame)
+    widths = [w for _, w in cards]
     print(card_width_report(frame, cam.card_width, widths))
     print(resolution_report(cam.card_width, widths))
     for z in cam.zones:  # a seat zone of its own card width (a camera looking at the table at an angle)
         if z.card_width is not None:
             print(f"seat {z.seat}: {resolution_report(z.card_width, [])}")
+    for line in zone_width_report(cam, cards):
+        print(line)
     return 0
 
 
@@ -205,11 +208,38 @@ WIDTH_CHECK = 0.15
 about that much off scale."""
 
 
-def _whole_card_widths(frame) -> list[float]:  # type: ignore[no-untyped-def]
-    """The widths of the whole cards in view (:func:`vision.detect.whole_card_widths`)."""
+def _whole_cards(frame) -> list[tuple[tuple[float, float], float]]:  # type: ignore[no-untyped-def]
+    """The whole cards in view, centre and width (:func:`vision.detect.whole_cards`)."""
     from vision import detect
 
-    return list(detect.whole_card_widths(detect.card_masks(frame).white))
+    return detect.whole_cards(detect.card_masks(frame).white)
+
+
+def _whole_card_widths(frame) -> list[float]:  # type: ignore[no-untyped-def]
+    """The widths of the whole cards in view (:func:`vision.detect.whole_card_widths`)."""
+    return [w for _, w in _whole_cards(frame)]
+
+
+def zone_width_report(cam, cards: list[tuple[tuple[float, float], float]]) -> list[str]:  # type: ignore[no-untyped-def]
+    """One line for each seat zone whose whole cards in view (``cards``: centre and width) measure
+    more than :data:`WIDTH_CHECK` off the width it is read at (its own ``card_width``, else the
+    camera's): an angled camera sees near seats' cards larger and far ones' smaller, and the
+    line gives the width to set in that zone."""
+    import statistics
+
+    lines = []
+    for z in cam.zones:
+        mine = [w for (x, y), w in cards if z.contains(x, y)]
+        width = z.card_width or cam.card_width
+        if not mine or width is None:
+            continue
+        measured = statistics.median(mine)
+        if abs(measured / width - 1.0) > WIDTH_CHECK:
+            n = f"{len(mine)} whole card{'s' if len(mine) > 1 else ''} in view measure{'' if len(mine) > 1 else 's'}"
+            own = "its own card_width" if z.card_width else "camera.card_width"
+            lines.append(f"seat {z.seat}: {n} {measured:.0f} px against {width:g} px ({own}): set card_width = "
+                         f"{measured:.0f} in this seat's zone")
+    return lines
 
 
 def card_width_report(frame, configured: float | None,  # type: ignore[no-untyped-def]

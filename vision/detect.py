@@ -388,21 +388,27 @@ def whole_card_widths(white: np.ndarray, min_area: float = 800.0) -> list[float]
     a card's proportions, and nearly filling their rectangle. Two cards lying edge to edge look like
     one, and on a light felt part of a card can look like a whole one, so these are a measure to
     check, not the width itself."""
+    return [width for _, width in whole_cards(white, min_area)]
+
+
+def whole_cards(white: np.ndarray, min_area: float = 800.0) -> list[tuple[tuple[float, float], float]]:
+    """:func:`whole_card_widths` with each region's centre: ``((x, y), width)``, to tell which seat
+    zone a measured card lies in."""
     import cv2
 
     contours, _ = cv2.findContours(white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    widths = []
+    cards = []
     for c in contours:
         area = cv2.contourArea(c)
         if area < min_area:
             continue
-        (_, _), (w, h), _ = cv2.minAreaRect(c)
+        (cx, cy), (w, h), _ = cv2.minAreaRect(c)
         if w * h <= 0:
             continue
         short, long_ = min(w, h), max(w, h)
         if 1.28 < long_ / short < 1.52 and area / (w * h) > 0.88:
-            widths.append(float(short))
-    return widths
+            cards.append(((float(cx), float(cy)), float(short)))
+    return cards
 
 
 def estimate_card_width(white: np.ndarray, min_area: float = 800.0) -> float | None:
