@@ -94,6 +94,30 @@ def emit(result: dict, path: str | None = None) -> None:
         pathlib.Path(path).write_text(text + "\n")
 
 
+def match_reads(scene, dets, threshold: float) -> tuple[int, set[int], list]:  # type: ignore[no-untyped-def]
+    """The benchmark's rule for one scene: a read at ``threshold`` or more is right when one of the
+    three truths nearest it, within 0.45 card widths, is that card face up. Returns the number of
+    such reads, the indices of the truths read right, and each wrong read with the index of the
+    truth nearest it (-1 with no truth)."""
+    truths = scene.cards
+    centres = np.array([t.center for t in truths]) if truths else np.zeros((0, 2))
+    sure = 0
+    hit: set[int] = set()
+    wrong = []
+    for d in dets:
+        if d.card is None or d.confidence < threshold:
+            continue
+        sure += 1
+        dist = np.linalg.norm(centres - np.array(d.center), axis=1) if len(truths) else np.array([])
+        j = next((int(j) for j in (np.argsort(dist)[:3] if len(dist) else [])
+                  if dist[j] < 0.45 * scene.card_width and truths[j].face_up and truths[j].card == str(d.card)), None)
+        if j is None:
+            wrong.append((d, int(np.argmin(dist)) if len(dist) else -1))
+        else:
+            hit.add(j)
+    return sure, hit, wrong
+
+
 def read_accuracy(rec, decks, n: int, seed: int = 424242, transform=None) -> dict:  # type: ignore[no-untyped-def]
     """Card reads on ``n`` scenes; ``transform``: applied to each scene's image first (another
     light, blur: ``bench/vision_light.py``)."""
@@ -105,29 +129,16 @@ def read_accuracy(rec, decks, n: int, seed: int = 424242, transform=None) -> dic
         scene = bench_scene(decks, seed, i)
         dets = rec.recognize(scene.image if transform is None else transform(scene.image))
         truths = scene.cards
-        centres = np.array([t.center for t in truths]) if truths else np.zeros((0, 2))
-        hit: set[int] = set()
-        for d in dets:
-            if d.card is None or d.confidence < rec.threshold:
-                continue
-            reads += 1
-            c = np.array(d.center)
-            dist = np.linalg.norm(centres - c, axis=1) if len(truths) else np.array([])
-            ok = False
-            for j in np.argsort(dist)[:3] if len(dist) else []:
-                if dist[j] < 0.45 * scene.card_width and truths[j].face_up and truths[j].card == str(d.card):
-                    ok = True
-                    hit.add(int(j))
-                    break
-            if not ok:
-                wrong += 1
-                j = int(np.argmin(dist)) if len(dist) else -1
-                if j >= 0:
-                    by_deck.setdefault(truths[j].deck, [0, 0, 0])[2] += 1
-                if len(wrong_examples) < 10:
-                    wrong_examples.append({"scene": i, "read": str(d.card), "conf": round(d.confidence, 4),
-                                           "nearest": truths[j].card if j >= 0 else None,
-                                           "deck": truths[j].deck if j >= 0 else None})
+        sure, hit, missed = match_reads(scene, dets, rec.threshold)
+        reads += sure
+        for d, j in missed:
+            wrong += 1
+            if j >= 0:
+                by_deck.setdefault(truths[j].deck, [0, 0, 0])[2] += 1
+            if len(wrong_examples) < 10:
+                wrong_examples.append({"scene": i, "read": str(d.card), "conf": round(d.confidence, 4),
+                                       "nearest": truths[j].card if j >= 0 else None,
+                                       "deck": truths[j].deck if j >= 0 else None})
         bucket = "52-70" if scene.card_width < 70 else "70-100" if scene.card_width < 100 else "100-150"
         for j, t in enumerate(truths):
             if t.readable:

@@ -20,8 +20,6 @@ import json
 import pathlib
 import sys
 
-import numpy as np
-
 REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
@@ -35,7 +33,7 @@ def scene_counts(job: tuple[str, int, int, int]) -> list[tuple[float, int, int, 
     """``(card width, readable, right, wrong)`` for each scene of ``job`` (deck set, seed, first, end)."""
     import cv2
 
-    from bench_vision import bench_scene
+    from bench_vision import bench_scene, match_reads
     from vision import recognize
     from vision_misses import _decks
 
@@ -45,22 +43,9 @@ def scene_counts(job: tuple[str, int, int, int]) -> list[tuple[float, int, int, 
     out = []
     for i in range(lo, hi):
         scene = bench_scene(_decks(name), seed, i)
-        truths = scene.cards
-        centres = np.array([t.center for t in truths]) if truths else np.zeros((0, 2))
-        hit: set[int] = set()
-        wrong = 0
-        for d in rec.recognize(scene.image):
-            if d.card is None or d.confidence < rec.threshold:
-                continue
-            dist = np.linalg.norm(centres - np.array(d.center), axis=1) if len(truths) else np.zeros(0)
-            j = next((int(j) for j in np.argsort(dist)[:3] if dist[j] < 0.45 * scene.card_width
-                      and truths[j].face_up and truths[j].card == str(d.card)), None)
-            if j is None:
-                wrong += 1
-            else:
-                hit.add(j)
-        readable = [j for j, t in enumerate(truths) if t.readable]
-        out.append((float(scene.card_width), len(readable), sum(j in hit for j in readable), wrong))
+        _, hit, wrong = match_reads(scene, rec.recognize(scene.image), rec.threshold)
+        readable = [j for j, t in enumerate(scene.cards) if t.readable]
+        out.append((float(scene.card_width), len(readable), sum(j in hit for j in readable), len(wrong)))
     return out
 
 

@@ -52,6 +52,7 @@ def _print_addresses(host: str, port: int, tokens: dict[str, str]) -> None:
 
 def _camera(cfg: Any, base: pathlib.Path, service: Any) -> Any:
     from controller.runtime import CameraLink
+    from vision import resolution
     from vision.config import CameraConfig
     from vision.recognize import OnnxRecognizer
 
@@ -60,23 +61,13 @@ def _camera(cfg: Any, base: pathlib.Path, service: Any) -> Any:
     if not model.is_absolute():
         model = base / model
     link = CameraLink(service, cam, OnnxRecognizer(model, card_width=cam.card_width))
-    print(f"camera: {_resolution(cam.card_width)}")
+    # what the shipped models read at the configured widths: the operator sees at start whether the
+    # camera is close enough for the read-rate target (vision.resolution)
+    print(f"camera: {resolution.line(cam.card_width)}")
     for z in cam.zones:  # a seat zone of its own card width
         if z.card_width is not None:
-            print(f"camera seat {z.seat}: {_resolution(z.card_width)}")
+            print(f"camera seat {z.seat}: {resolution.line(z.card_width)}")
     return link
-
-
-def _resolution(card_width: float | None) -> str:
-    """What the shipped models read of cards ``card_width`` pixels wide (``camera.card_width``), from
-    the resolution table (:mod:`vision.resolution`): the operator sees at start whether the camera is
-    close enough for the read-rate target; `cardroom vision calibrate` measures an unset width."""
-    from vision import resolution
-
-    try:
-        return resolution.report(card_width, resolution.load(), "configured")
-    except resolution.ResolutionTableError as exc:
-        return f"resolution: not judged: {exc}"
 
 
 def run_serve(args: argparse.Namespace) -> int:

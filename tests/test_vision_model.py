@@ -357,9 +357,9 @@ def test_backs_lying_in_hands_make_seats_face_down_and_are_not_searched_for_indi
     asked: list[list[int] | None] = []
     real = recognizer.recognize_zones
 
-    def spy(frame, jobs, felt=None, card_width=None, wanted=None):  # type: ignore[no-untyped-def]
+    def spy(frame, jobs, felt=None, card_width=None, wanted=None, zone_widths=None):  # type: ignore[no-untyped-def]
         asked.append(None if wanted is None else list(wanted))
-        return real(frame, jobs, felt, card_width, wanted)
+        return real(frame, jobs, felt, card_width, wanted, zone_widths)
 
     recognizer.recognize_zones = spy
     try:

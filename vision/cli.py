@@ -275,13 +275,9 @@ def resolution_report(configured: float | None, widths: list[float]) -> str:
 
     from vision import resolution
 
-    try:
-        bands = resolution.load()
-    except resolution.ResolutionTableError as exc:
-        return f"resolution: not judged: {exc}"
     if configured is not None:
-        return resolution.report(configured, bands, "configured")
-    return resolution.report(statistics.median(widths) if widths else None, bands, "measured")
+        return resolution.line(configured, "configured")
+    return resolution.line(statistics.median(widths) if widths else None, "measured")
 
 
 def felt_report(frame) -> str:  # type: ignore[no-untyped-def]

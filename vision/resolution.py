@@ -115,3 +115,13 @@ def report(width: float | None, bands: Sequence[Band], source: str = "measured")
     if need is not None and width < need:
         return line + ": move the camera closer or raise its resolution"
     return line
+
+
+def line(width: float | None, source: str = "configured", path: str | pathlib.Path = DEFAULT_TABLE) -> str:
+    """:func:`report` from the table at ``path``, or "resolution: not judged" with the reason when
+    the table cannot be used (the calibration and the start of a table go on without it)."""
+    try:
+        bands = load(path)
+    except ResolutionTableError as exc:
+        return f"resolution: not judged: {exc}"
+    return report(width, bands, source)

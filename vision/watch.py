@@ -41,16 +41,14 @@ def zones_evidence(frame: np.ndarray, zones: Sequence[SeatZone], recognizer: Rec
              for k, (x, y, rw, rh) in enumerate(rois)]
     live = [k for k, m in enumerate(masks) if m is not None]
     backs = {k: _zone_backs(zones[k], rois[k], masks[k], widths[k], frame) for k in live}  # type: ignore[arg-type]
-    own = [zones[k].card_width for k in live]
     found: dict[int, list[Detection]] = {}
     if hasattr(recognizer, "recognize_zones"):
         more = None if wanted is None else [0 if backs[k][1] else wanted for k in live]
-        extra = {"zone_widths": own} if any(own) else {}
-        dets = recognizer.recognize_zones(frame, [(rois[k], masks[k]) for k in live], felt, card_width, more, **extra)
+        dets = recognizer.recognize_zones(frame, [(rois[k], masks[k]) for k in live], felt, card_width, more,
+                                          [zones[k].card_width for k in live])
         found = dict(zip(live, dets))
     elif hasattr(recognizer, "recognize_masks"):
-        found = {k: recognizer.recognize_masks(frame, rois[k], masks[k], felt, card_width,
-                                               **({"zone_width": zones[k].card_width} if zones[k].card_width else {}))
+        found = {k: recognizer.recognize_masks(frame, rois[k], masks[k], felt, card_width, zones[k].card_width)
                  for k in live}
     else:
         found = {k: recognizer.recognize(frame, rois[k]) for k in live}
