@@ -15,6 +15,10 @@ Conditions (applied to the rendered image, which already has mild blur, noise an
   jpeg35     a heavily compressed stream: JPEG quality 35
   noise9     a noisy sensor: Gaussian noise sigma 9
 
+Each condition's scenes are also measured for focus as the controller measures it
+(:func:`vision.focus.edge_width`: the card edges' width, its 5th, 50th and 95th percentile over the
+scenes, and how many scenes measure out of focus, past :data:`vision.focus.SHARP_EDGE`).
+
 The tinted conditions are also read with the light's correction off (``warm_uncorrected``, ...:
 ``OnnxRecognizer.white_balance = False``, :mod:`vision.light`), to show what it does. Cards: right and
 wrong reads at the threshold, as ``bench/bench_vision.py`` counts them (scene seeds
@@ -98,6 +102,19 @@ def _work(job: tuple[str, str, int, int, str | None]) -> tuple[str, str, dict]:
         r = read_accuracy(rec, decks, scenes, transform=transform)
         out["cards"] = {k: r[k] for k in ("readable_cards", "right", "right_pct", "wrong", "wrong_per_1000_cards")}
         out["cards"]["wrong_examples"] = r["wrong_examples"][:5]
+    if scenes:  # the camera's focus as the controller measures it (vision.focus), scene by scene
+        from bench_vision import bench_scene
+
+        from vision import detect, focus
+
+        widths = []
+        for i in range(scenes):
+            image = bench_scene(decks, 424242, i).image
+            widths.append(detect.card_masks(image if transform is None else transform(image)).edge_width())
+        known = np.array([w for w in widths if w is not None])
+        out["focus"] = {"edge_width_p5_median_p95": [round(float(v), 2) for v in np.percentile(known, [5, 50, 95])]
+                        if len(known) else None, "measured": len(known),
+                        "out_of_focus": int(sum(focus.blurred(w) for w in widths))}
     if tables:
         s = seat_safety(rec, decks, tables, transform=transform)
         out["seats"] = {k: s[k] for k in ("seats_readable", "identified", "identified_pct", "wrong_identifiable")}

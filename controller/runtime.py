@@ -55,6 +55,9 @@ class CameraLink:
         self.recognizer = recognizer
         self._watchers: dict[str, Any] = {}
         self._watcher_cls = TableWatcher
+        self._focus_checks: dict[str, int] = {}
+        self._blurred_checks = 0
+        """Focus measures in a row that found the camera out of focus (:meth:`_check_focus`)."""
 
     def _watcher(self, code: str) -> Any:
         variant = vision_variant(code)
@@ -72,7 +75,9 @@ class CameraLink:
         if not hand or hand.get("pushed") or hand.get("voided") or not hand.get("complete"):
             return []
         reader = {int(s): [Card.parse(c) for c in v["cards"] if c] for s, v in hand["seats"].items()}
-        views = self._watcher(snap["variant"]).watch(frame, reader=reader)
+        watcher = self._watcher(snap["variant"])
+        views = watcher.watch(frame, reader=reader)
+        self._check_focus(vision_variant(snap["variant"]), watcher)
         ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 70])
         stored: list[int] = []
 
@@ -93,6 +98,36 @@ class CameraLink:
         for seq in stored:  # the frame is kept once the events it goes with are
             self.service.store_frame(seq, jpeg.tobytes())
         return views
+
+
+    def _check_focus(self, variant: str, watcher: Any) -> None:
+        """Alert surveillance (``camera_out_of_focus``) when :data:`FOCUS_ALERT_AFTER` focus measures
+        in a row (:attr:`vision.watch.TableWatcher.edge_width`) find the card edges blurrier than
+        the scenes the models learnt: the body checks then raise no read, so fewer hands are
+        identifiable until the camera is focused. ``camera_in_focus`` when a measure finds it sharp
+        again."""
+        from vision import focus
+
+        checks = getattr(watcher, "focus_checks", 0)
+        if checks == self._focus_checks.get(variant, 0):
+            return
+        self._focus_checks[variant] = checks
+        width = watcher.edge_width
+        if width is None:
+            return
+        if focus.blurred(width):
+            self._blurred_checks += 1
+            if self._blurred_checks == FOCUS_ALERT_AFTER:
+                self.service.alert("camera_out_of_focus", detail=focus.line(width), edge_width=round(width, 2))
+        else:
+            if self._blurred_checks >= FOCUS_ALERT_AFTER:
+                self.service.alert("camera_in_focus", detail=focus.line(width), edge_width=round(width, 2))
+            self._blurred_checks = 0
+
+
+FOCUS_ALERT_AFTER = 3
+"""Focus measures in a row out of focus before :class:`CameraLink` alerts surveillance (one blurred
+frame, a hand passing over the cards, is no reason)."""
 
 
 class CameraRunner:

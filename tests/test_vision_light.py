@@ -177,7 +177,9 @@ def test_r3_a_blurred_club_spade_contest_the_second_body_model_doubts_stays_unre
     thirty-ninth session's first model does not settle it, and its second gives spades less, so
     constant models stand in for that pair here: a first that sees the jack of clubs, a second that
     sees spades. The jack stays contested and the seat is not identifiable; without that check it is
-    identified wrongly."""
+    identified wrongly. (The frame is out of focus, where since the forty-fourth session no read the
+    body settles stands at all: that check is off here, to see this rule on its own; on, it also
+    keeps the seat from the wrong card.)"""
     pytest.importorskip("onnxruntime")
     import vision.recognize as R
     from vision import render
@@ -185,12 +187,16 @@ def test_r3_a_blurred_club_spade_contest_the_second_body_model_doubts_stays_unre
     truth, seat_9 = _blurred_seat(6, render.TRAIN_DECKS, 9)
     rec = R.OnnxRecognizer(suit_model_path=constant_body_model(tmp_path / "jc.onnx", "c", "J"),
                            suit_layout_model_path=constant_body_model(tmp_path / "js.onnx", "s", "J"))
+    rec.focus_limit = None
     assert truth == ["4h", "Js"]
     view = seat_9(rec)
     assert not view.identifiable and [str(c) for c in view.cards] == ["4h"]
     monkeypatch.setattr(R, "BLACK_PAIR_SECOND", None)
     view = seat_9(rec)
     assert view.identifiable and sorted(map(str, view.cards)) == ["4h", "Jc"]
+    rec.focus_limit = R.focus.SHARP_EDGE
+    view = seat_9(rec)
+    assert not view.identifiable and [str(c) for c in view.cards] == ["4h"]
 
 
 def test_r3_a_blurred_club_read_as_a_spade_is_refused_when_its_other_corner_shows_clubs(monkeypatch):
@@ -201,16 +207,22 @@ def test_r3_a_blurred_club_read_as_a_spade_is_refused_when_its_other_corner_show
     first model gives clubs 0.25 from the read corner and 0.53 from the other, the second model
     0.52: both models give the twin half or more, the first from either corner (``TWIN_VETO_BOTH``),
     and the seat is not identifiable. Without the look from the other corner it is identified with a
-    card it does not hold."""
+    card it does not hold. (The frame is out of focus, where since the forty-fourth session no read
+    the body raised stands, the ace's included: that check is off here, to see this rule on its own;
+    on, it leaves the seat unidentified for the ace, not for the king, which its index read.)"""
     pytest.importorskip("onnxruntime")
     import vision.recognize as R
     from vision import render
 
     truth, seat_5 = _blurred_seat(4, render.UNSEEN_DECKS, 5)
     rec = R.OnnxRecognizer()
+    rec.focus_limit = None
     assert truth == ["Ac", "Kc"]
     view = seat_5(rec)
     assert not view.identifiable and [str(c) for c in view.cards] == ["Ac"]
     monkeypatch.setattr(R, "TWIN_VETO_TURNED", False)
     view = seat_5(rec)
     assert view.identifiable and sorted(map(str, view.cards)) == ["Ac", "Ks"]
+    rec.focus_limit = R.focus.SHARP_EDGE  # the ace the body raised is put back; the king, read at its index, is not
+    view = seat_5(rec)
+    assert not view.identifiable and [str(c) for c in view.cards] == ["Ks"] and "out of focus" in view.detail

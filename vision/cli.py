@@ -190,10 +190,14 @@ def cmd_calibrate(args) -> int:
     print(f"wrote {args.out}: {len(cam.zones)} zones")
     print(light_report(frame))
     print(felt_report(frame))
-    cards = _whole_cards(frame)
+    from vision import detect, focus
+
+    masks = detect.card_masks(frame)
+    cards = detect.whole_cards(masks.white)
     widths = [w for _, w in cards]
     print(card_width_report(frame, cam.card_width, widths))
     print(resolution_report(cam.card_width, widths))
+    print(focus.line(masks.edge_width()))
     for z in cam.zones:  # a seat zone of its own card width (a camera looking at the table at an angle)
         if z.card_width is not None:
             print(f"seat {z.seat}: {resolution_report(z.card_width, [])}")

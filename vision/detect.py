@@ -75,6 +75,8 @@ class Masks:
                                                                      compare=False)
     _glyph_ink: dict[int, np.ndarray] = dataclasses.field(default_factory=dict, init=False, repr=False, compare=False)
     """:func:`glyph_ink` by its kernel size; 0: the gray of :attr:`image`."""
+    _measures: dict[str, float | None] = dataclasses.field(default_factory=dict, init=False, repr=False,
+                                                           compare=False)
 
     def outlines(self, which: str) -> tuple[np.ndarray, ...]:
         """The outer contours, every point, of the mask named ``which`` (``"white"``, ``"foreground"``
@@ -87,6 +89,28 @@ class Masks:
             found = tuple(cv2.findContours(getattr(self, which), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0])
             self._outlines[which] = found
         return found
+
+    def gray(self) -> np.ndarray | None:
+        """:attr:`image` in grayscale, converted once (``None`` without an image)."""
+        if self.image is None:
+            return None
+        gray = self._glyph_ink.get(0)
+        if gray is None:
+            import cv2
+
+            gray = self._glyph_ink[0] = cv2.cvtColor(self.image, cv2.COLOR_BGR2GRAY)
+        return gray
+
+    def edge_width(self) -> float | None:
+        """The width of the card edges in :attr:`image` (:func:`vision.focus.edge_width`: how far
+        out of focus the camera is), measured once; ``None`` when too few edges show."""
+        if "edge" not in self._measures:
+            from vision import focus
+
+            gray = self.gray()
+            self._measures["edge"] = (None if gray is None or self.filled is None else
+                                      focus.edge_width(gray, self.filled, self.outlines("filled")))
+        return self._measures["edge"]
 
 
 def felt_stats(frame: np.ndarray) -> tuple[float, float, float]:
@@ -591,9 +615,7 @@ def glyph_ink(masks: Masks, card_width: float) -> np.ndarray | None:
     k = max(3, int(round(GLYPH_FAINT[0] * card_width)) | 1)
     found = masks._glyph_ink.get(k)
     if found is None:  # once a kernel size: the width search asks again at every width
-        gray = masks._glyph_ink.get(0)
-        if gray is None:
-            gray = masks._glyph_ink[0] = cv2.cvtColor(masks.image, cv2.COLOR_BGR2GRAY)
+        gray = masks.gray()
         hat = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
         found = cv2.bitwise_and(cv2.compare(hat, GLYPH_FAINT[1], cv2.CMP_GT), masks.white) | masks.ink
         masks._glyph_ink[k] = found

@@ -23,7 +23,7 @@ from typing import Protocol
 import numpy as np
 
 from controller.cards import Card, Rank
-from vision import detect, light, pips
+from vision import detect, focus, light, pips
 
 NOT_INDEX = 52
 N_CLASSES = 53
@@ -515,6 +515,9 @@ class Detection:
     colour_twin_confidence: float = dataclasses.field(default=0.0, compare=False, repr=False)
     """The most an index corner read as ``card`` gave :func:`colour_twin` of ``card`` (:attr:`Reading.colour_twin`):
     what the index says for the card the body may read instead (:meth:`OnnxRecognizer._ask_one_body`)."""
+    out_of_focus: bool = dataclasses.field(default=False, compare=False, repr=False)
+    """Made unreadable because its region is out of focus and only the body raised it to the
+    threshold, settled it or turned it (:meth:`OnnxRecognizer._in_focus`)."""
 
     def to_json(self) -> dict:
         return {
@@ -959,6 +962,10 @@ class OnnxRecognizer:
         self.white_balance = True
         """Correct a tinted light's cast on the card stock before reading a frame
         (:func:`vision.light.white_balance`: frames under white light are read as they are)."""
+        self.focus_limit: float | None = focus.SHARP_EDGE
+        """Card edges wider than this (pixels, :func:`vision.focus.edge_width`) mean a region out of
+        focus, where a read the body raised, settled or turned is unreadable (:meth:`_in_focus`);
+        ``None``: no such check."""
         self.small_black_threshold = small_black_threshold
         """What a club or a spade on a small card must reach at its index alone
         (:data:`SMALL_BLACK_THRESHOLD`); ``None``: the threshold alone, and no body check for them."""
@@ -1727,6 +1734,8 @@ class OnnxRecognizer:
             at += len(cs)
             out[k] = one_place_per_card(self._assemble(*per_job[k], colour, veto=False), stock, self.threshold)
         self._twin_veto([out[k] for k, _, _ in batch], colour)  # type: ignore[misc]
+        for k, _, _ in batch:
+            out[k] = self._in_focus(out[k], jobs[k][1])  # type: ignore[arg-type]
         if wanted is not None:
             more: list[tuple[int, list[detect.Corner]]] = []
             for k, width, cs in batch:
@@ -1754,6 +1763,8 @@ class OnnxRecognizer:
                                                            veto=False), stock, self.threshold)
                 at += len(extra)
             self._twin_veto([out[k] for k, _ in more], colour)  # type: ignore[misc]
+            for k, _ in more:
+                out[k] = self._in_focus(out[k], jobs[k][1])  # type: ignore[arg-type]
         return [d if d is not None else [] for d in out]
 
     def recognize_masks(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None = None,
@@ -1778,7 +1789,7 @@ class OnnxRecognizer:
             corners = detect.find_corners(frame, width, roi, masks, felt)
             stock = detect.stock_frame(frame.shape, [(roi, masks)])
             dets = self._assemble(corners, self.read_corners(frame, corners, stock=stock), frame)
-            return one_place_per_card(dets, stock, self.threshold)
+            return self._in_focus(one_place_per_card(dets, stock, self.threshold), masks)
         dets = self._search_width(frame, roi, masks, felt)[1]
         if self._any_sure(dets):
             return dets
@@ -1855,7 +1866,21 @@ class OnnxRecognizer:
         dets = self._assemble(corners, self.read_corners(frame, corners, stock=stock), frame)
         dets = [fit_to_stock(d, stock) if d.card is not None and d.confidence >= self.threshold else d
                 for d in dets]
-        return best, one_place_per_card(dets, stock, self.threshold)
+        return best, self._in_focus(one_place_per_card(dets, stock, self.threshold), masks)
+
+    def _in_focus(self, dets: list[Detection], masks: detect.Masks) -> list[Detection]:
+        """``dets`` of the region of ``masks``, where that region is out of focus (its card edges
+        wider than :attr:`focus_limit`, :func:`vision.focus.edge_width`) with every read the body
+        raised to the threshold, settled or turned (``confirmed_by_body``) made unreadable
+        (``out_of_focus``): the body-suit models learnt sharp scenes only, and in blurred ones took
+        clubs for spades; the body's refusals stand. The edges are measured only when there is
+        such a read."""
+        if self.focus_limit is None or not any(d.confirmed_by_body and d.card is not None for d in dets):
+            return dets
+        if not focus.blurred(masks.edge_width(), self.focus_limit):
+            return dets
+        return [dataclasses.replace(_unread(d), confirmed_by_body=False, out_of_focus=True)
+                if d.confirmed_by_body and d.card is not None else d for d in dets]
 
 
 def _scaled(d: Detection, sx: float, sy: float, origin: tuple[int, int]) -> Detection:

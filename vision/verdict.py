@@ -51,6 +51,9 @@ class SeatEvidence:
     unexplained: float = 0.0
     """Card stock in the zone not covered by any detection, in card areas (a card whose corners
     could not be found at all)."""
+    edge_width: float | None = None
+    """The width of the card edges in the zone (pixels, :func:`vision.focus.edge_width`), where it
+    was measured this frame: how far out of focus the camera is there."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -139,8 +142,10 @@ def judge_seat(
         worst = min(unsure, key=lambda d: d.confidence)
         return view(False, Reason.UNSURE, f"{worst.card} read at {worst.confidence:.3f}, below {threshold:.3f}")
     if unread:
+        blurred = sum(1 for d in unread if d.out_of_focus)
         return view(False, Reason.COVERED if all(d.confidence < 0.5 for d in unread) else Reason.UNSURE,
-                    f"{len(unread)} card(s) seen but not readable")
+                    f"{len(unread)} card(s) seen but not readable"
+                    + (f" ({blurred} of them because the camera is out of focus)" if blurred else ""))
     if len(cards) == needed:
         return view(True, Reason.OK, f"{needed} cards read")
     if evidence.unexplained >= 0.3:
