@@ -115,13 +115,14 @@ class CameraLink:
         width = watcher.edge_width
         if width is None:
             return
-        if focus.blurred(width):
+        cards = self.camera.card_width
+        if focus.blurred(width, cards):
             self._blurred_checks += 1
             if self._blurred_checks == FOCUS_ALERT_AFTER:
-                self.service.alert("camera_out_of_focus", detail=focus.line(width), edge_width=round(width, 2))
+                self.service.alert("camera_out_of_focus", detail=focus.line(width, cards), edge_width=round(width, 2))
         else:
             if self._blurred_checks >= FOCUS_ALERT_AFTER:
-                self.service.alert("camera_in_focus", detail=focus.line(width), edge_width=round(width, 2))
+                self.service.alert("camera_in_focus", detail=focus.line(width, cards), edge_width=round(width, 2))
             self._blurred_checks = 0
 
 

@@ -190,6 +190,8 @@ def cmd_calibrate(args) -> int:
     print(f"wrote {args.out}: {len(cam.zones)} zones")
     print(light_report(frame))
     print(felt_report(frame))
+    import statistics
+
     from vision import detect, focus
 
     masks = detect.card_masks(frame)
@@ -197,7 +199,7 @@ def cmd_calibrate(args) -> int:
     widths = [w for _, w in cards]
     print(card_width_report(frame, cam.card_width, widths))
     print(resolution_report(cam.card_width, widths))
-    print(focus.line(masks.edge_width()))
+    print(focus.line(masks.edge_width(), cam.card_width or (statistics.median(widths) if widths else None)))
     for z in cam.zones:  # a seat zone of its own card width (a camera looking at the table at an angle)
         if z.card_width is not None:
             print(f"seat {z.seat}: {resolution_report(z.card_width, [])}")

@@ -105,16 +105,35 @@ def edge_width(gray: np.ndarray, filled: np.ndarray, contours: Sequence[np.ndarr
     return float(np.median(widths))
 
 
-def blurred(width: float | None, limit: float | None = SHARP_EDGE) -> bool:
-    """Whether an edge ``width`` (:func:`edge_width`) is past ``limit``; an unknown width never is."""
-    return width is not None and limit is not None and width > limit
+WIDEST_TRAINED = 150.0
+"""The widest cards of the training scenes (pixels). The models read crops scaled to their own size,
+so on a card wider than this the blur shrinks with it: the limit grows in proportion
+(:func:`limit_for`)."""
 
 
-def line(width: float | None) -> str:
-    """The installer's sentence about a frame's focus (``cardroom vision calibrate``)."""
+def limit_for(card_width: float | None = None, limit: float = SHARP_EDGE) -> float:
+    """The widest edge (pixels) in focus for cards ``card_width`` wide: ``limit``, scaled up for cards
+    wider than :data:`WIDEST_TRAINED`.
+
+    >>> limit_for(72), limit_for(None), limit_for(300)
+    (1.2, 1.2, 2.4)
+    """
+    return limit * max(1.0, (card_width or 0.0) / WIDEST_TRAINED)
+
+
+def blurred(width: float | None, card_width: float | None = None, limit: float | None = SHARP_EDGE) -> bool:
+    """Whether an edge ``width`` (:func:`edge_width`) is past ``limit`` for cards ``card_width`` wide
+    (:func:`limit_for`); an unknown width never is, nor any with no limit."""
+    return width is not None and limit is not None and width > limit_for(card_width, limit)
+
+
+def line(width: float | None, card_width: float | None = None) -> str:
+    """The installer's sentence about a frame's focus (``cardroom vision calibrate``), for cards
+    ``card_width`` wide."""
     if width is None:
         return "focus: not measured (no card edge on the felt in view)"
-    if blurred(width):
+    limit = limit_for(card_width)
+    if blurred(width, card_width):
         return (f"focus: card edges {width:.1f} px wide, blurrier than any scene the models learnt "
-                f"(up to {SHARP_EDGE:.1f}): the body checks cannot raise a read; focus the camera")
-    return f"focus: card edges {width:.1f} px wide, as sharp as the scenes the models learnt (up to {SHARP_EDGE:.1f})"
+                f"(up to {limit:.1f}): the body checks cannot raise a read; focus the camera")
+    return f"focus: card edges {width:.1f} px wide, as sharp as the scenes the models learnt (up to {limit:.1f})"

@@ -1873,14 +1873,15 @@ class OnnxRecognizer:
         wider than :attr:`focus_limit`, :func:`vision.focus.edge_width`) with every read the body
         raised to the threshold, settled or turned (``confirmed_by_body``) made unreadable
         (``out_of_focus``): the body-suit models learnt sharp scenes only, and in blurred ones took
-        clubs for spades; the body's refusals stand. The edges are measured only when there is
-        such a read."""
+        clubs for spades; the body's refusals stand. The limit grows for a card wider than the
+        training scenes' (:func:`vision.focus.limit_for`). The edges are measured only when there
+        is such a read."""
         if self.focus_limit is None or not any(d.confirmed_by_body and d.card is not None for d in dets):
             return dets
-        if not focus.blurred(masks.edge_width(), self.focus_limit):
-            return dets
+        edge = masks.edge_width()
         return [dataclasses.replace(_unread(d), confirmed_by_body=False, out_of_focus=True)
-                if d.confirmed_by_body and d.card is not None else d for d in dets]
+                if d.confirmed_by_body and d.card is not None
+                and focus.blurred(edge, math.dist(*d.corners[:2]), self.focus_limit) else d for d in dets]
 
 
 def _scaled(d: Detection, sx: float, sy: float, origin: tuple[int, int]) -> Detection:
