@@ -156,19 +156,23 @@ def read_accuracy(rec, decks, n: int, seed: int = 424242, transform=None) -> dic
             "wrong_examples": wrong_examples}
 
 
-def seat_safety(rec, decks, n: int, seed: int = 515151, transform=None) -> dict:  # type: ignore[no-untyped-def]
-    """Seat verdicts on ``n`` ten-seat tables; ``transform`` as for :func:`read_accuracy`."""
+def seat_safety(rec, decks, n: int, seed: int = 515151, transform=None, cam=None,  # type: ignore[no-untyped-def]
+                **table) -> dict:
+    """Seat verdicts on ``n`` ten-seat tables; ``transform`` as for :func:`read_accuracy`; ``cam``:
+    the camera (default: ``config/table.toml``'s, one frame enough); ``table``: more keywords for
+    :func:`vision.render.render_table` (``hand_widths``: an angled camera, ``bench/vision_angled.py``)."""
     from vision import render
     from vision.config import load_camera_config
     from vision.watch import TableWatcher
 
-    cam = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"stable_frames": 1})
+    if cam is None:
+        cam = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"stable_frames": 1})
     seats = eligible = identified = wrong = 0
     wrong_examples = []
     missed: dict[str, int] = {}
     for i in range(n):
         rng = np.random.default_rng([seed, i])
-        scene = render.render_table(rng, decks)
+        scene = render.render_table(rng, decks, **table)
         watcher = TableWatcher(cam, rec)
         views = watcher.watch(scene.image if transform is None else transform(scene.image))
         for v in views:

@@ -9,8 +9,8 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("module", ["detect", "fetch_deck", "focus", "pips", "recognize", "resolution", "verdict",
-                                    "train", "train_suit"])
+@pytest.mark.parametrize("module", ["detect", "fetch_deck", "focus", "pips", "recognize", "render", "resolution",
+                                    "verdict", "train", "train_suit"])
 def test_doctests(module: str) -> None:
     mod = importlib.import_module(f"vision.{module}")
     result = doctest.testmod(mod)

@@ -251,3 +251,28 @@ def test_r2_calibrate_gives_the_width_to_set_for_a_seat_whose_whole_card_measure
                                 f"card_width = {measured:.0f}\n"))
     assert main(["vision", "calibrate", str(img), "--config", str(cfg), "--out", out]) == 0
     assert "in this seat's zone" not in capsys.readouterr().out
+
+
+def test_r2_an_angled_table_draws_each_hand_at_its_own_width_and_the_bench_judges_it_both_ways() -> None:
+    """The renderer's tilted camera (``hand_widths``, :func:`vision.render.tilted_widths`): each
+    seat's cards are drawn at that seat's width, near seats larger than far ones, and
+    ``bench/vision_angled.py`` judges such a table at the camera's width and at the zones' own."""
+    import cv2
+
+    sys.path.insert(0, str(REPO / "bench"))
+    import vision_angled
+
+    from vision import render
+
+    cv2.setNumThreads(1)
+    centers = render.table_seat_centers()
+    widths = render.tilted_widths(centers, 72.0, 0.25)
+    scene = render.render_table(np.random.default_rng([616161, 0]), render.TRAIN_DECKS, hand_widths=widths)
+    for seat, w in zip(range(1, 11), widths):
+        drawn = [float(np.linalg.norm(np.subtract(t.corners[0], t.corners[1]))) for t in scene.cards if t.seat == seat]
+        assert drawn and all(abs(d - w) < 0.1 * w for d in drawn), (seat, w, drawn)
+    assert max(widths) / min(widths) > 1.4  # the near seats' cards a good deal larger than the far ones'
+    result = vision_angled.main(["--tables", "1", "--sets", "seen", "--procs", "1"])
+    assert result == 0
+    with pytest.raises(SystemExit):
+        vision_angled.main(["--tilt", "0.9"])

@@ -895,6 +895,7 @@ def render_scene(
     seats: Sequence[int | None] | None = None,
     hand_sizes: Sequence[int] | None = None,
     card_width: float | None = None,
+    hand_widths: Sequence[float] | None = None,
     p_face_down: float = 0.08,
     p_chip: float = 0.35,
     p_finger: float = 0.15,
@@ -911,7 +912,9 @@ def render_scene(
     chips over corners and fingers. Cards are dealt from one shuffled deck (no duplicates) unless
     ``deal`` fixes them (then reused in order). ``face_up`` forces each card's side (in deal
     order) without changing anything else drawn from ``rng``: the same seed with other flags renders
-    the same layout with cards turned over.
+    the same layout with cards turned over. ``hand_widths``: each hand's own card width (a camera
+    looking at the table at an angle sees the near seats' cards larger), ``card_width`` the scene's
+    nominal one.
     """
     import cv2
 
@@ -940,12 +943,13 @@ def render_scene(
     truths: list[tuple[str, np.ndarray, bool, int | None, int]] = []
     oid = 1
     for h_i, (hc, seat) in enumerate(zip(hand_centers, seats)):
+        Wh = W if hand_widths is None else float(hand_widths[h_i])  # this hand's cards' width
         if hand_sizes is not None:
             k = hand_sizes[h_i]
         else:
             k = int(rng.choice([1, 2, 2, 2, 3, 4, 4, 5, 7]))
         base = rng.uniform(-180, 180)
-        spread = rng.uniform(0.32, 0.62) * W
+        spread = rng.uniform(0.32, 0.62) * Wh
         fan = rng.uniform(-4, 10) if rng.random() < 0.6 else 0.0
         flipped_hand = rng.random() < 0.3
         style = rng.random()
@@ -954,15 +958,15 @@ def render_scene(
             a = base + fan * off + rng.normal(0, 1.5)
             ar = math.radians(base)
             if style < 0.75:  # fanned row
-                cx = hc[0] + off * spread * math.cos(ar) + rng.normal(0, 0.03 * W)
-                cy = hc[1] + off * spread * math.sin(ar) + rng.normal(0, 0.05 * W)
+                cx = hc[0] + off * spread * math.cos(ar) + rng.normal(0, 0.03 * Wh)
+                cy = hc[1] + off * spread * math.sin(ar) + rng.normal(0, 0.05 * Wh)
             else:  # loose, apart
-                cx = hc[0] + off * W * rng.uniform(1.05, 1.3) * math.cos(ar)
-                cy = hc[1] + off * W * rng.uniform(1.05, 1.3) * math.sin(ar) + rng.normal(0, 0.1 * W)
+                cx = hc[0] + off * Wh * rng.uniform(1.05, 1.3) * math.cos(ar)
+                cy = hc[1] + off * Wh * rng.uniform(1.05, 1.3) * math.sin(ar) + rng.normal(0, 0.1 * Wh)
                 a = base + rng.normal(0, 8)
             if flipped_hand:
                 a += 180
-            quad = _card_quad((cx, cy), a, W)
+            quad = _card_quad((cx, cy), a, Wh)
             card = pool[cursor % len(pool)]
             cursor += 1
             up = rng.random() >= p_face_down
@@ -981,14 +985,14 @@ def render_scene(
             for _ in range(int(rng.integers(1, 3))):
                 t = truths[-int(rng.integers(1, k + 1))]
                 corner = t[1][[0, 2][int(rng.integers(2))]]
-                jitter = rng.normal(0, 0.25 * W, 2)
-                _draw_chip(img, idmap, oid, corner + jitter, rng.uniform(0.3, 0.45) * W, rng)
+                jitter = rng.normal(0, 0.25 * Wh, 2)
+                _draw_chip(img, idmap, oid, corner + jitter, rng.uniform(0.3, 0.45) * Wh, rng)
                 oid += 1
         if hard and rng.random() < p_finger:
             t = truths[-int(rng.integers(1, k + 1))]
             start = t[1][int(rng.integers(4))] * 0.7 + np.array(t[1].mean(axis=0)) * 0.3
-            _draw_finger(img, idmap, oid, start, rng.uniform(0, 360), rng.uniform(1.5, 3) * W,
-                         rng.uniform(0.2, 0.3) * W, rng)
+            _draw_finger(img, idmap, oid, start, rng.uniform(0, 360), rng.uniform(1.5, 3) * Wh,
+                         rng.uniform(0.2, 0.3) * Wh, rng)
             oid += 1
     # light: uneven illumination and glare
     f = img.astype(np.float32)
@@ -1065,6 +1069,18 @@ def table_seat_centers(width: int = 1920, height: int = 1080, seats: int = 10) -
         a = math.pi / 2 + 2 * math.pi * i / seats
         out.append((cx + rx * math.cos(a), cy + ry * math.sin(a)))
     return out
+
+
+def tilted_widths(centers: Sequence[tuple[float, float]], card_width: float = 72.0, tilt: float = 0.25,
+                  height: int = 1080) -> list[float]:
+    """Card widths of hands lying at ``centers`` as a camera tilted towards the table's far side sees
+    them: ``card_width`` at mid-height, ``1 - tilt`` times it at the top of the frame (the far seats)
+    and ``1 + tilt`` times it at the bottom (the near ones), in proportion between.
+
+    >>> tilted_widths([(0, 0), (100, 540), (0, 1080)])
+    [54.0, 72.0, 90.0]
+    """
+    return [card_width * (1.0 + tilt * (y - height / 2) / (height / 2)) for _, y in centers]
 
 
 def seat_zone(center: tuple[float, float], width: int = 1920, height: int = 1080, half: float = 118,
