@@ -112,16 +112,44 @@ def test_calibrate_says_whether_the_camera_is_in_focus(tmp_path, capsys) -> None
     from vision import render
 
     table = render.render_table(np.random.default_rng([7000, 10]), render.TRAIN_DECKS, hard=False)
-    lines = {}
+    lines, said = {}, {}
     for name, image in (("sharp", table.image), ("blurred", cv2.GaussianBlur(table.image, (0, 0), 1.6))):
         path = tmp_path / f"{name}.png"
         cv2.imwrite(str(path), image)
         assert main(["vision", "calibrate", str(path), "--config", str(REPO / "config" / "table.toml"),
                      "--out", str(tmp_path / f"{name}-zones.png")]) == 0
-        lines[name] = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("focus:"))
+        said[name] = capsys.readouterr().out.splitlines()
+        lines[name] = next(line for line in said[name] if line.startswith("focus:"))
     assert lines["sharp"].endswith("as sharp as the scenes the models learnt (up to 1.2)")
     assert "blurrier than any scene the models learnt" in lines["blurred"]
     assert lines["blurred"].endswith("focus the camera")
+    assert not [line for line in said["blurred"] if line.startswith("seat ")]  # the whole frame: one line
+
+
+def test_calibrate_names_a_seat_out_of_focus_when_the_rest_is_sharp(tmp_path, capsys) -> None:
+    """An angled camera's depth of field: one seat zone blurred, the rest sharp. The frame's line
+    says in focus (most edges are sharp); the seat gets a line of its own."""
+    import cv2
+
+    from controller.cli import main
+    from vision import render
+    from vision.config import load_camera_config
+
+    table = render.render_table(np.random.default_rng([7000, 10]), render.TRAIN_DECKS, hard=False)
+    zone = next(z for z in load_camera_config(REPO / "config" / "table.toml").zones if z.seat == 6)
+    x, y, w, h = zone.bounds(1920, 1080)
+    frame = table.image.copy()
+    frame[y : y + h, x : x + w] = cv2.GaussianBlur(table.image, (0, 0), 1.6)[y : y + h, x : x + w]
+    path = tmp_path / "frame.png"
+    cv2.imwrite(str(path), frame)
+    assert main(["vision", "calibrate", str(path), "--config", str(REPO / "config" / "table.toml"),
+                 "--out", str(tmp_path / "zones.png")]) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert next(line for line in said if line.startswith("focus:")).endswith("as sharp as the scenes the models learnt "
+                                                                              "(up to 1.2)")
+    seats = [line for line in said if line.startswith("seat ") and "focus:" in line]
+    assert len(seats) == 1 and seats[0].startswith("seat 6: focus: card edges ")
+    assert seats[0].endswith("focus the camera on this seat")
 
 
 def test_r3_controller_alerts_surveillance_while_the_camera_stays_out_of_focus(tmp_path) -> None:

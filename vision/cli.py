@@ -199,12 +199,16 @@ def cmd_calibrate(args) -> int:
     widths = [w for _, w in cards]
     print(card_width_report(frame, cam.card_width, widths))
     print(resolution_report(cam.card_width, widths))
-    print(focus.line(masks.edge_width(), cam.card_width or (statistics.median(widths) if widths else None)))
+    cards_wide = cam.card_width or (statistics.median(widths) if widths else None)
+    print(focus.line(masks.edge_width(), cards_wide))
     for z in cam.zones:  # a seat zone of its own card width (a camera looking at the table at an angle)
         if z.card_width is not None:
             print(f"seat {z.seat}: {resolution_report(z.card_width, [])}")
     for line in zone_width_report(cam, cards):
         print(line)
+    if not focus.blurred(masks.edge_width(), cards_wide):  # (out of focus as a whole: said above)
+        for line in zone_focus_report(frame, cam):
+            print(line)
     return 0
 
 
@@ -245,6 +249,25 @@ def zone_width_report(cam, cards: list[tuple[tuple[float, float], float]]) -> li
             own = "its own card_width" if z.card_width else "camera.card_width"
             lines.append(f"seat {z.seat}: {n} {measured:.0f} px against {width:g} px ({own}): set card_width = "
                          f"{measured:.0f} in this seat's zone")
+    return lines
+
+
+def zone_focus_report(frame, cam) -> list[str]:  # type: ignore[no-untyped-def]
+    """One line for each seat zone whose card edges measure out of focus (:mod:`vision.focus`): a
+    camera looking at the table at an angle may hold the near seats in focus and not the far ones,
+    and there the body checks raise no read."""
+    from vision import detect, focus
+
+    h, w = frame.shape[:2]
+    lines = []
+    for z in cam.zones:
+        x, y, rw, rh = z.bounds(w, h)
+        if not rw or not rh:
+            continue
+        width = z.card_width or cam.card_width
+        edge = detect.card_masks(frame[y : y + rh, x : x + rw], width).edge_width()
+        if focus.blurred(edge, width):
+            lines.append(f"seat {z.seat}: {focus.line(edge, width)} on this seat")
     return lines
 
 
