@@ -124,6 +124,11 @@ def test_calibrate_says_whether_the_camera_is_in_focus(tmp_path, capsys) -> None
     assert "blurrier than any scene the models learnt" in lines["blurred"]
     assert lines["blurred"].endswith("focus the camera")
     assert not [line for line in said["blurred"] if line.startswith("seat ")]  # the whole frame: one line
+    for name in ("sharp", "blurred"):  # vision check says it too, under the seats, where it matters
+        assert main(["vision", "check", str(tmp_path / f"{name}.png"), "--config",
+                     str(REPO / "config" / "table.toml")]) == 0
+        out = capsys.readouterr().out
+        assert ("camera focus: card edges" in out) == (name == "blurred"), out
 
 
 def test_calibrate_names_a_seat_out_of_focus_when_the_rest_is_sharp(tmp_path, capsys) -> None:

@@ -143,6 +143,11 @@ def cmd_check(args) -> int:
         return _fail(f"{args.source}: no frames")
     if not args.every:
         _print_views(args, *last)
+    if not args.json:
+        from vision import focus
+
+        if focus.blurred(watcher.edge_width, cam.card_width):  # why fewer hands are identifiable
+            print(f"camera {focus.line(watcher.edge_width, cam.card_width)}")
     return 0
 
 
