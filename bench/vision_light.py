@@ -102,7 +102,7 @@ def _work(job: tuple[str, str, int, int, str | None]) -> tuple[str, str, dict]:
         r = read_accuracy(rec, decks, scenes, transform=transform)
         out["cards"] = {k: r[k] for k in ("readable_cards", "right", "right_pct", "wrong", "wrong_per_1000_cards")}
         out["cards"]["wrong_examples"] = r["wrong_examples"][:5]
-    if scenes:  # the camera's focus as the controller measures it (vision.focus), scene by scene
+        # the camera's focus as the controller measures it (vision.focus), scene by scene
         from bench_vision import bench_scene
 
         from vision import detect, focus

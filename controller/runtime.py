@@ -99,7 +99,6 @@ class CameraLink:
             self.service.store_frame(seq, jpeg.tobytes())
         return views
 
-
     def _check_focus(self, variant: str, watcher: Any) -> None:
         """Alert surveillance (``camera_out_of_focus``) when :data:`FOCUS_ALERT_AFTER` focus measures
         in a row (:attr:`vision.watch.TableWatcher.edge_width`) find the card edges blurrier than
