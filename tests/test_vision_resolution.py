@@ -276,3 +276,27 @@ def test_r2_an_angled_table_draws_each_hand_at_its_own_width_and_the_bench_judge
     assert result == 0
     with pytest.raises(SystemExit):
         vision_angled.main(["--tilt", "0.9"])
+
+
+def test_r2_calibrate_on_an_angled_table_gives_the_far_and_near_seats_their_widths() -> None:
+    """The installer's way to zone widths: one card laid in each seat under a camera tilted 0.3
+    (cards 56 px at the far seats to 88 px at the near ones). Calibrate names the seats whose card
+    measures more than 15% off the camera's 72 px, each with a width within 10% of the card's, and
+    no other seat."""
+    import cv2
+
+    from vision import detect, render
+    from vision.cli import WIDTH_CHECK, zone_width_report
+    from vision.config import load_camera_config
+
+    cv2.setNumThreads(1)
+    cam = load_camera_config(REPO / "config" / "table.toml")
+    widths = render.tilted_widths(render.table_seat_centers(), cam.card_width, 0.3)
+    scene = render.render_table(np.random.default_rng([8000, 1]), render.TRAIN_DECKS, variant_cards=1,
+                                hand_widths=widths, hard=False)
+    lines = zone_width_report(cam, detect.whole_cards(detect.card_masks(scene.image).white))
+    named = {int(line.split(":")[0].split()[1]): float(line.rsplit("card_width = ", 1)[1].split()[0]) for line in lines}
+    far_off = {seat for seat, w in zip(range(1, 11), widths) if abs(w / cam.card_width - 1) > WIDTH_CHECK + 0.03}
+    assert far_off and far_off <= set(named)  # every seat well past the check is named
+    assert all(abs(named[s] / widths[s - 1] - 1) < 0.1 for s in named)
+    assert all(abs(widths[s - 1] / cam.card_width - 1) > WIDTH_CHECK - 0.05 for s in named)  # none near 72 px
