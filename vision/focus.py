@@ -11,10 +11,10 @@ side, a small card's print comes within a few pixels of its edge.
 The training scenes are rendered with a blur of sigma 0 to 1 pixel (:func:`vision.render.render_scene`):
 their edges measure 0.4 to 1.1 pixels. A frame whose edges measure more than :data:`SHARP_EDGE` is
 blurrier than anything the models learnt, and there the body-suit models, trained on the same
-scenes, took clubs for spades: out of focus, a read the body raised or settled is put back to what
-the index read (:meth:`vision.recognize.OnnxRecognizer._assemble`), a seat's reason says the camera
-is out of focus, and the running controller raises a ``camera_out_of_focus`` alert
-(models/README.md "Forty-fourth session").
+scenes, took clubs for spades: out of focus, a read the body raised, settled or turned is made
+unreadable (:meth:`vision.recognize.OnnxRecognizer._in_focus`), a seat's reason says the camera is
+out of focus, and the running controller raises a ``camera_out_of_focus`` alert (models/README.md
+"Forty-fourth session").
 
 >>> import numpy as np
 >>> edge_width(np.zeros((50, 50), np.uint8), np.zeros((50, 50), np.uint8)) is None
