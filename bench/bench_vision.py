@@ -118,16 +118,21 @@ def match_reads(scene, dets, threshold: float) -> tuple[int, set[int], list]:  #
     return sure, hit, wrong
 
 
-def read_accuracy(rec, decks, n: int, seed: int = 424242, transform=None) -> dict:  # type: ignore[no-untyped-def]
+def read_accuracy(rec, decks, n: int, seed: int = 424242, transform=None,  # type: ignore[no-untyped-def]
+                  each=None) -> dict:
     """Card reads on ``n`` scenes; ``transform``: applied to each scene's image first (another
-    light, blur: ``bench/vision_light.py``)."""
+    light, blur: ``bench/vision_light.py``); ``each``: called with each image as read (the light
+    bench measures its focus), so no scene is rendered twice."""
     readable = right = wrong = reads = 0
     wrong_examples = []
     buckets = {"52-70": [0, 0], "70-100": [0, 0], "100-150": [0, 0]}  # card width px: [readable, right]
     by_deck: dict[str, list[int]] = {}  # deck: [readable, right, wrong] (a wrong read is its nearest card's deck's)
     for i in range(n):
         scene = bench_scene(decks, seed, i)
-        dets = rec.recognize(scene.image if transform is None else transform(scene.image))
+        image = scene.image if transform is None else transform(scene.image)
+        if each is not None:
+            each(image)
+        dets = rec.recognize(image)
         truths = scene.cards
         sure, hit, missed = match_reads(scene, dets, rec.threshold)
         reads += sure

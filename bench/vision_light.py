@@ -99,18 +99,13 @@ def _work(job: tuple[str, str, int, int, str | None]) -> tuple[str, str, dict]:
     decks = {"seen": render.TRAIN_DECKS, "unseen": render.UNSEEN_DECKS}[name]
     out: dict = {}
     if scenes:
-        r = read_accuracy(rec, decks, scenes, transform=transform)
-        out["cards"] = {k: r[k] for k in ("readable_cards", "right", "right_pct", "wrong", "wrong_per_1000_cards")}
-        out["cards"]["wrong_examples"] = r["wrong_examples"][:5]
-        # the camera's focus as the controller measures it (vision.focus), scene by scene
-        from bench_vision import bench_scene
-
         from vision import detect, focus
 
-        widths = []
-        for i in range(scenes):
-            image = bench_scene(decks, 424242, i).image
-            widths.append(detect.card_masks(image if transform is None else transform(image)).edge_width())
+        widths: list[float | None] = []  # the camera's focus as the controller measures it (vision.focus)
+        r = read_accuracy(rec, decks, scenes, transform=transform,
+                          each=lambda image: widths.append(detect.card_masks(image).edge_width()))
+        out["cards"] = {k: r[k] for k in ("readable_cards", "right", "right_pct", "wrong", "wrong_per_1000_cards")}
+        out["cards"]["wrong_examples"] = r["wrong_examples"][:5]
         known = np.array([w for w in widths if w is not None])
         out["focus"] = {"edge_width_p5_median_p95": [round(float(v), 2) for v in np.percentile(known, [5, 50, 95])]
                         if len(known) else None, "measured": len(known),
