@@ -119,10 +119,11 @@ def match_reads(scene, dets, threshold: float) -> tuple[int, set[int], list]:  #
 
 
 def read_accuracy(rec, decks, n: int, seed: int = 424242, transform=None,  # type: ignore[no-untyped-def]
-                  each=None) -> dict:
+                  each=None, at_width: bool = False) -> dict:
     """Card reads on ``n`` scenes; ``transform``: applied to each scene's image first (another
     light, blur: ``bench/vision_light.py``); ``each``: called with each image as read (the light
-    bench measures its focus), so no scene is rendered twice."""
+    bench measures its focus), so no scene is rendered twice; ``at_width``: each scene read at its
+    own card width, as a configured camera reads (``bench/vision_jumbo.py``), not searched for."""
     readable = right = wrong = reads = 0
     wrong_examples = []
     buckets = {"52-70": [0, 0], "70-100": [0, 0], "100-150": [0, 0]}  # card width px: [readable, right]
@@ -132,6 +133,8 @@ def read_accuracy(rec, decks, n: int, seed: int = 424242, transform=None,  # typ
         image = scene.image if transform is None else transform(scene.image)
         if each is not None:
             each(image)
+        if at_width:
+            rec.card_width = scene.card_width
         dets = rec.recognize(image)
         truths = scene.cards
         sure, hit, missed = match_reads(scene, dets, rec.threshold)

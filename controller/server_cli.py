@@ -60,7 +60,7 @@ def _camera(cfg: Any, base: pathlib.Path, service: Any) -> Any:
     model = pathlib.Path(cam.model)
     if not model.is_absolute():
         model = base / model
-    link = CameraLink(service, cam, OnnxRecognizer(model, card_width=cam.card_width))
+    link = CameraLink(service, cam, OnnxRecognizer(model, card_width=cam.card_width, index_scale=cam.index_scale))
     # what the shipped models read at the configured widths: the operator sees at start whether the
     # camera is close enough for the read-rate target (vision.resolution)
     print(f"camera: {resolution.line(cam.card_width)}")

@@ -66,14 +66,19 @@ def _model_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", help="ONNX model (default: models/card_index.onnx or the config's)")
     p.add_argument("--threshold", type=float, help="confidence a read must reach")
     p.add_argument("--card-width", type=float, help="card width in pixels (default: estimated)")
+    p.add_argument("--index-scale", type=float,
+                   help="how large the deck prints its index against a standard one (default 1.0, or the config's; "
+                        "a jumbo index about 1.35; `vision calibrate` measures it)")
 
 
-def _recognizer(args, model: str | None = None, threshold=None, card_width=None):
+def _recognizer(args, model: str | None = None, threshold=None, card_width=None, index_scale: float = 1.0):
     from vision.recognize import DEFAULT_MODEL, OnnxRecognizer
 
+    scale = getattr(args, "index_scale", None)
     return OnnxRecognizer(args.model or model or DEFAULT_MODEL,
                           threshold=args.threshold if args.threshold is not None else threshold,
-                          card_width=args.card_width if args.card_width is not None else card_width)
+                          card_width=args.card_width if args.card_width is not None else card_width,
+                          index_scale=scale if scale is not None else index_scale)
 
 
 def _fail(msg: str) -> int:
@@ -87,7 +92,10 @@ def cmd_read(args) -> int:
     frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
     if frame is None:
         return _fail(f"{args.image}: not a readable image")
-    rec = _recognizer(args)
+    try:
+        rec = _recognizer(args)
+    except ValueError as exc:  # an --index-scale out of range
+        return _fail(str(exc))
     dets = rec.recognize(frame)
     if args.json:
         print(json.dumps([d.to_json() for d in dets]))
@@ -101,6 +109,8 @@ def cmd_read(args) -> int:
 def cmd_check(args) -> int:
     import hashlib
 
+    from pydantic import ValidationError
+
     from vision.config import ConfigError, load_camera_config, resolve
     from vision.sources import SourceError, open_source
     from vision.watch import TableWatcher
@@ -108,9 +118,13 @@ def cmd_check(args) -> int:
     cfg_path = pathlib.Path(args.config)
     try:
         cam = load_camera_config(cfg_path)
-        if args.variant:
-            cam = cam.model_copy(update={"variant": args.variant})
-            type(cam).model_validate(cam.model_dump())
+        update = {**({"variant": args.variant} if args.variant else {}),
+                  **({"index_scale": args.index_scale} if args.index_scale is not None else {})}
+        if update:  # the command line over the config, validated as the config is
+            cam = type(cam).model_validate({**cam.model_dump(), **update})
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        return _fail(f"{'.'.join(str(p) for p in err['loc'])} (from the command line): {err['msg']}")
     except (ConfigError, ValueError) as exc:
         return _fail(str(exc))
     model = resolve(cfg_path, cam.model)
@@ -118,7 +132,10 @@ def cmd_check(args) -> int:
         digest = hashlib.sha256(pathlib.Path(model).read_bytes()).hexdigest()
         if digest != cam.model_sha256:
             return _fail(f"{model}: SHA-256 {digest} does not match camera.model_sha256 in {cfg_path}")
-    rec = _recognizer(args, model, cam.threshold, cam.card_width)
+    try:
+        rec = _recognizer(args, model, cam.threshold, cam.card_width, cam.index_scale)
+    except ValueError as exc:  # an --index-scale out of range
+        return _fail(str(exc))
     watcher = TableWatcher(cam, rec, args.threshold)
     try:
         src = open_source(args.source)
@@ -183,7 +200,7 @@ def cmd_calibrate(args) -> int:
                     (0, 255, 255), 2, cv2.LINE_AA)
     if args.read:
         rec = _recognizer(argparse.Namespace(model=None, threshold=None, card_width=None),
-                          None, cam.threshold, cam.card_width)
+                          None, cam.threshold, cam.card_width, cam.index_scale)
         for d in rec.recognize(frame):
             q = np.array(d.corners, np.int32)
             colour = (0, 200, 0) if d.card is not None and d.confidence >= rec.threshold else (0, 0, 255)
@@ -204,6 +221,7 @@ def cmd_calibrate(args) -> int:
     widths = [w for _, w in cards]
     print(card_width_report(frame, cam.card_width, widths))
     print(resolution_report(cam.card_width, widths))
+    print(index_scale_report(frame, cam, widths))
     cards_wide = cam.card_width or (statistics.median(widths) if widths else None)
     print(focus.line(masks.edge_width(), cards_wide))
     for z in cam.zones:  # a seat zone of its own card width (a camera looking at the table at an angle)
@@ -233,6 +251,48 @@ def _whole_cards(frame) -> list[tuple[tuple[float, float], float]]:  # type: ign
 def _whole_card_widths(frame) -> list[float]:  # type: ignore[no-untyped-def]
     """The widths of the whole cards in view (:func:`vision.detect.whole_card_widths`)."""
     return [w for _, w in _whole_cards(frame)]
+
+
+INDEX_SCALE_STEPS = (0.85, 1.0, 1.2, 1.35, 1.55, 1.8)
+"""The index scales ``vision calibrate`` reads the frame at (:func:`index_scale_report`), besides the
+configured ``camera.index_scale``."""
+INDEX_SCALE_GAIN = (2, 1.25)
+"""Another index scale is advised only where it reads at least this many more cards sure, and this
+many times as many, as the configured one: a scale a card away from it is noise."""
+
+
+def index_scale_report(frame, cam, widths: list[float], recognizer=None) -> str:  # type: ignore[no-untyped-def]
+    """One line for the installer on ``camera.index_scale``: the frame read at the camera's card width
+    (configured, else the median of the whole cards in view) with each index scale of
+    :data:`INDEX_SCALE_STEPS` and the configured one, and the cards each reads at or above the
+    threshold. A deck that prints a much larger index than the decks the models were trained on (a
+    "jumbo index") reads few cards at 1.0 and many at about 1.35: the line then gives the scale to set."""
+    import statistics
+
+    from vision.recognize import OnnxRecognizer
+
+    width = cam.card_width or (statistics.median(widths) if widths else None)
+    if width is None:
+        return "index: not judged: no card width (configure camera.card_width or lay a card down)"
+    rec = recognizer or OnnxRecognizer(threshold=cam.threshold)
+    keep = rec.card_width, rec.index_scale
+    counts: dict[float, int] = {}
+    try:
+        rec.card_width = width
+        for scale in sorted({*INDEX_SCALE_STEPS, cam.index_scale}):
+            rec.index_scale = scale
+            counts[scale] = sum(1 for d in rec.recognize(frame) if d.card is not None and d.confidence >= rec.threshold)
+    finally:
+        rec.card_width, rec.index_scale = keep
+    now = counts[cam.index_scale]
+    best = max(counts, key=lambda s: (counts[s], -abs(s - cam.index_scale)))
+    each = ", ".join(f"{n} at {s:g}" for s, n in counts.items())
+    if best != cam.index_scale and counts[best] >= max(now + INDEX_SCALE_GAIN[0], now * INDEX_SCALE_GAIN[1]):
+        larger = "larger" if best > cam.index_scale else "smaller"
+        return (f"index: cards read sure at {width:.0f} px: {each}: set index_scale = {best:g} in [camera] "
+                f"(the deck prints its index {larger} than camera.index_scale {cam.index_scale:g} says)")
+    return (f"index: cards read sure at {width:.0f} px: {each}; no other index scale reads clearly more than "
+            f"camera.index_scale {cam.index_scale:g}")
 
 
 def zone_width_report(cam, cards: list[tuple[tuple[float, float], float]]) -> list[str]:  # type: ignore[no-untyped-def]

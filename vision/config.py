@@ -92,6 +92,11 @@ class CameraConfig(BaseModel):
     """Device index (``"0"``), video file, ``rtsp://`` URL, still image or a folder of stills."""
     card_width: float | None = Field(default=None, gt=8, lt=2000)
     """Card width in pixels at this camera; estimated from whole cards per frame when absent."""
+    index_scale: float = Field(default=1.0, ge=0.5, le=3.0)
+    """How large the deck prints its index against the decks the models were trained on: a card is
+    read as if it were this many times ``card_width`` (or a zone's) and placed at its own width. A
+    "jumbo index" deck wants about 1.35; ``cardroom vision calibrate`` measures it. 1.0 for standard
+    indices; not used where no width is configured or measured (the width search finds it)."""
     model: str = "models/card_index.onnx"
     """The ONNX index classifier."""
     model_sha256: str | None = None

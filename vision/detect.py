@@ -41,12 +41,26 @@ class Corner:
     """Unit vector along the card's long side (the index's 'down')."""
     width: float
     """Card width in pixels used for the crop."""
+    index_scale: float = 1.0
+    """How much larger than a standard index the deck prints its own (``camera.index_scale``): the
+    crop is made at ``width``, the card itself is ``width / index_scale`` wide (:attr:`card_width`)."""
+
+    @property
+    def card_width(self) -> float:
+        """The width of the card this corner implies, pixels."""
+        return self.width / self.index_scale
 
     def card_quad(self) -> np.ndarray:
-        """The card this corner implies, 4x2: this corner first, then round the card."""
+        """The card this corner implies, 4x2: this corner first, then round the card (at
+        :attr:`card_width`).
+
+        >>> jumbo = Corner((10.0, 10.0), (1.0, 0.0), (0.0, 1.0), 40.0, index_scale=2.0)  # a card 20 px wide
+        >>> [round(float(x), 1) for x in jumbo.card_quad()[2]]
+        [30.0, 37.9]
+        """
         p = np.array(self.point)
-        u = np.array(self.u) * self.width
-        v = np.array(self.v) * self.width * ASPECT
+        u = np.array(self.u) * self.card_width
+        v = np.array(self.v) * self.card_width * ASPECT
         return np.array([p, p + u, p + u + v, p + v], np.float32)
 
     def center(self) -> np.ndarray:

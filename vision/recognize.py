@@ -888,7 +888,7 @@ def group_corners(corners: Sequence[detect.Corner], tol: float = 0.3,
     n = len(corners)
     if n == 0:
         return []
-    geo = np.array([(*c.point, *c.u, *c.v, c.width) for c in corners], np.float64)
+    geo = np.array([(*c.point, *c.u, *c.v, c.card_width) for c in corners], np.float64)
     us = geo[:, 2:4]
     centres = geo[:, 0:2] + 0.5 * geo[:, 6:7] * (us + detect.ASPECT * geo[:, 4:6])
     dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
@@ -932,8 +932,12 @@ class OnnxRecognizer:
                  small_black_threshold: float | None = SMALL_BLACK_THRESHOLD,
                  suit_model_path: str | pathlib.Path | None = DEFAULT_SUIT_MODEL,
                  layout_model_path: str | pathlib.Path | None = DEFAULT_LAYOUT_MODEL,
-                 suit_layout_model_path: str | pathlib.Path | None = DEFAULT_SUIT_LAYOUT_MODEL) -> None:
+                 suit_layout_model_path: str | pathlib.Path | None = DEFAULT_SUIT_LAYOUT_MODEL,
+                 index_scale: float = 1.0) -> None:
         import onnxruntime as ort
+
+        if not INDEX_SCALES[0] <= index_scale <= INDEX_SCALES[1]:
+            raise ValueError(f"index_scale {index_scale!r}: must be {INDEX_SCALES[0]} to {INDEX_SCALES[1]}")
 
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
@@ -953,6 +957,10 @@ class OnnxRecognizer:
         meta = self.session.get_modelmeta().custom_metadata_map
         self.threshold = float(threshold if threshold is not None else meta.get("threshold", DEFAULT_THRESHOLD))
         self.card_width = card_width
+        self.index_scale = index_scale
+        """How large the deck prints its index against the training decks (``camera.index_scale``): where
+        the card width is known (configured or measured), crops and proposals are made at ``index_scale``
+        times it and each card is placed at the width itself (:meth:`_scaled`)."""
         self.index_power = INDEX_HEAD_POWER
         self.index_sure = INDEX_SOFTEN_SURE
         """How far the index classifier's doubt that a crop is an index at all is softened
@@ -1224,7 +1232,7 @@ class OnnxRecognizer:
         found = [d for d in assemble([corners[i] for i in alt], [readings[i].alt for i in alt],  # type: ignore[misc]
                                      self.threshold) if d.card is not None and d.confidence >= self.layout_threshold]
         named = {d.card for d in dets if d.card is not None and d.confidence >= self.threshold}
-        width = float(np.median([c.width for c in corners]))
+        width = float(np.median([c.card_width for c in corners]))
         places: list[tuple[Detection, int | None, bool]] = []
         for d in found:
             if d.card in named or d.card.suit in _BLACK_SUITS:  # type: ignore[union-attr]
@@ -1675,6 +1683,13 @@ class OnnxRecognizer:
         scale = mean[:, :, :NOT_INDEX].max(axis=2).argmax(axis=1)
         probs[again] = mean[np.arange(len(again)), scale]
 
+    def _scaled(self, corners: list[detect.Corner]) -> list[detect.Corner]:
+        """``corners`` proposed at :attr:`index_scale` times the card width, marked so: crops at that
+        width, cards at the width itself (:attr:`vision.detect.Corner.card_width`)."""
+        if self.index_scale == 1.0:
+            return corners
+        return [dataclasses.replace(c, index_scale=self.index_scale) for c in corners]
+
     def recognize(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None = None) -> list[Detection]:
         """Every card found in ``frame`` (or in ``roi`` = ``(x, y, w, h)`` of it), read with the
         frame's light made white first (:func:`vision.light.white_balance`; :attr:`white_balance`)."""
@@ -1715,7 +1730,8 @@ class OnnxRecognizer:
             if width is None:
                 out[k] = self.recognize_masks(frame, roi, masks, felt)
             else:
-                corners = detect.find_corners(frame, width, roi, masks, felt, glyphs=wanted is None)
+                width *= self.index_scale  # the width the index is read at
+                corners = self._scaled(detect.find_corners(frame, width, roi, masks, felt, glyphs=wanted is None))
                 batch.append((k, width, corners))
         gray = self.input_channels == 1 and frame.ndim == 3
         source = frame
@@ -1742,7 +1758,7 @@ class OnnxRecognizer:
                 sure = sum(1 for d in out[k] or [] if d.card is not None and d.confidence >= self.threshold)
                 if sure < wanted[k]:
                     x, y = jobs[k][0][:2]
-                    more.append((k, detect.lying_corners(jobs[k][1], width, (x, y), known=cs)))
+                    more.append((k, self._scaled(detect.lying_corners(jobs[k][1], width, (x, y), known=cs))))
             if self.layout_session is not None and more:  # the layout model, only where cards are missing
                 cs_all = [c for k, _ in more for c in per_job[k][0]]
                 rs_all = self.layout_reads(frame, cs_all, [r for k, _ in more for r in per_job[k][1]], colour,
@@ -1786,7 +1802,7 @@ class OnnxRecognizer:
         if masks is None:
             masks = detect.card_masks(sub, width, felt)
         if width is not None:
-            corners = detect.find_corners(frame, width, roi, masks, felt)
+            corners = self._scaled(detect.find_corners(frame, width * self.index_scale, roi, masks, felt))
             stock = detect.stock_frame(frame.shape, [(roi, masks)])
             dets = self._assemble(corners, self.read_corners(frame, corners, stock=stock), frame)
             return self._in_focus(one_place_per_card(dets, stock, self.threshold), masks)
@@ -2010,7 +2026,7 @@ def assemble(corners: Sequence[detect.Corner], readings: Sequence[Reading], thre
         out.append(Detection(card, conf, tuple((float(x), float(y)) for x, y in quad), n, contested=contested,
                              read_at=read_at, contest=tuple(rivals), contest_confidences=tuple(rivals.values()),
                              by_layout=by_layout, colour_twin_confidence=twin_conf))
-        widths.append(corners[lead].width)
+        widths.append(corners[lead].card_width)
     dets = merge_duplicates(out, widths, threshold)
     return dets if small_black is None else [_small_black_check(d, small_black) for d in dets]
 
@@ -2038,6 +2054,10 @@ def _scaled_quad(quad: Sequence[tuple[float, float]], scale: float) -> list[tupl
     """
     x0, y0 = quad[0]
     return [(float(x0 + scale * (x - x0)), float(y0 + scale * (y - y0))) for x, y in quad]
+
+
+INDEX_SCALES = (0.5, 3.0)
+"""The least and the most :attr:`OnnxRecognizer.index_scale` may be (``camera.index_scale``'s range)."""
 
 
 def _small_black(d: Detection) -> bool:

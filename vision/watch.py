@@ -137,6 +137,10 @@ class TableWatcher:
     """Per-seat verdicts, frame after frame, for one camera."""
 
     def __init__(self, camera: CameraConfig, recognizer: Recognizer, threshold: float | None = None) -> None:
+        scale = getattr(recognizer, "index_scale", 1.0)
+        if scale != camera.index_scale:  # the recogniser reads the index; the camera's deck says how large
+            raise ValueError(f"camera.index_scale is {camera.index_scale:g} but the recogniser reads at {scale:g}: "
+                             f"make it with index_scale={camera.index_scale:g}")
         self.camera = camera
         self.recognizer = recognizer
         self.threshold = float(threshold if threshold is not None else

@@ -1,0 +1,138 @@
+"""Decks that print a "jumbo index" (``camera.index_scale``): the index classifier refuses crops
+more than about 15% off scale, so a deck whose index prints 1.8 times as large as a standard one
+reads almost nothing at its card width. With ``index_scale`` the cards are read at that multiple of
+the width and placed at the width itself, and ``cardroom vision calibrate`` measures the scale (R2,
+R3: a hand the camera cannot read is not identifiable, so a jumbo deck left unconfigured sends
+every showdown to the dealer's eyes).
+
+The scenes are the real renderer's, read by the real models; the jumbo decks are training decks
+drawn with their index 1.8 times as large (``bench/vision_jumbo.py``)."""
+
+from __future__ import annotations
+
+import math
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "bench"))
+
+
+def _jumbo_table(seed: list[int], cards: int = 2):  # type: ignore[no-untyped-def]
+    from vision_jumbo import jumbo_decks
+
+    from vision import render
+
+    return render.render_table(np.random.default_rng(seed), jumbo_decks(render.TRAIN_DECKS[:4], 1.8),
+                               variant_cards=cards, hard=False)
+
+
+def test_r2_a_jumbo_index_deck_is_read_at_its_index_scale_and_placed_at_the_card_width() -> None:
+    """Read at the configured 72 px, no seat of a jumbo-index table is identifiable; with
+    ``index_scale = 1.35`` most are, each with its own two cards, and every card read is placed on
+    the card (its centre within the benchmark's 0.45 widths, its width 72 px, not 97)."""
+    import cv2
+
+    from vision.config import load_camera_config
+    from vision.recognize import OnnxRecognizer
+    from vision.watch import TableWatcher
+
+    cv2.setNumThreads(1)
+    scene = _jumbo_table([9000, 2])
+    cam = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"stable_frames": 1})
+    assert cam.card_width == 72 and cam.index_scale == 1.0
+    plain = TableWatcher(cam, OnnxRecognizer(threads=1)).watch(scene.image)
+    assert not any(v.identifiable for v in plain)
+    jumbo = cam.model_copy(update={"index_scale": 1.35})
+    watcher = TableWatcher(jumbo, OnnxRecognizer(threads=1, index_scale=1.35))
+    views = watcher.watch(scene.image)
+    truth = {s: sorted(t.card for t in scene.cards if t.seat == s) for s in range(1, 11)}
+    named = [v for v in views if v.identifiable]
+    assert len(named) >= 7
+    assert all(sorted(map(str, v.cards)) == truth[v.seat] for v in named)
+    placed = 0
+    for ev in watcher.evidence(scene.image):
+        for d in ev.detections:
+            if d.card is None:
+                continue
+            t = next(t for t in scene.cards if t.card == str(d.card))
+            assert math.dist(d.center, t.center) < 0.45 * scene.card_width, (d.card, d.center, t.center)
+            assert abs(math.dist(d.corners[0], d.corners[1]) - 72.0) < 1.0
+            placed += 1
+    assert placed >= 14
+
+
+def test_r2_calibrate_advises_the_index_scale_of_a_jumbo_deck_and_not_of_a_standard_one(tmp_path, capsys) -> None:
+    """One card laid in each seat: for the jumbo deck ``vision calibrate`` reads the frame at each
+    index scale and advises one between 1.2 and 1.55, which then reads the cards; for a standard
+    deck it advises nothing."""
+    import cv2
+
+    from controller.cli import main
+    from vision import render
+
+    cv2.setNumThreads(1)
+    config = str(REPO / "config" / "table.toml")
+
+    def index_line(image: np.ndarray) -> str:
+        img = tmp_path / "frame.png"
+        cv2.imwrite(str(img), image)
+        assert main(["vision", "calibrate", str(img), "--config", config, "--out", str(tmp_path / "z.png")]) == 0
+        return next(x for x in capsys.readouterr().out.splitlines() if x.startswith("index:"))
+
+    line = index_line(_jumbo_table([9100, 0], cards=1).image)
+    assert "set index_scale = " in line, line
+    advised = float(line.split("set index_scale = ")[1].split()[0])
+    assert 1.2 <= advised <= 1.55
+    counts = dict((float(s), int(n)) for n, s in (part.split(" at ") for part in
+                                                    line.split(": ")[2].split(", ")))
+    assert counts[advised] >= counts[1.0] + 5  # ten cards laid: the advised scale reads most of them
+    standard = render.render_table(np.random.default_rng([9100, 0]), render.TRAIN_DECKS[:4], variant_cards=1,
+                                   hard=False)
+    line = index_line(standard.image)
+    assert "no other index scale reads clearly more than camera.index_scale 1" in line, line
+
+
+def test_a_bad_index_scale_is_refused_naming_it(tmp_path, capsys) -> None:
+    """Out of range in the table file, on the command line or to the recogniser; and a watcher whose
+    recogniser reads at another scale than the camera's is refused rather than silently misreading."""
+    import cv2
+
+    from controller.cli import main
+    from vision.config import ConfigError, load_camera_config
+    from vision.recognize import OnnxRecognizer
+    from vision.watch import TableWatcher
+
+    text = (REPO / "config" / "table.toml").read_text()
+    assert "index_scale = 1.0" in text
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(text.replace("index_scale = 1.0", "index_scale = 4.0", 1))
+    with pytest.raises(ConfigError, match=r"camera\.index_scale: Input should be less than or equal to 3"):
+        load_camera_config(cfg)
+    with pytest.raises(ValueError, match=r"index_scale 0\.2: must be 0\.5 to 3\.0"):
+        OnnxRecognizer(threads=1, index_scale=0.2)
+    cam = load_camera_config(REPO / "config" / "table.toml")
+    with pytest.raises(ValueError, match=r"camera\.index_scale is 1\.35 but the recogniser reads at 1"):
+        TableWatcher(cam.model_copy(update={"index_scale": 1.35}), OnnxRecognizer(threads=1))
+    img = tmp_path / "frame.png"
+    cv2.imwrite(str(img), np.full((120, 160, 3), 40, np.uint8))
+    capsys.readouterr()
+    assert main(["vision", "check", str(img), "--config", str(REPO / "config" / "table.toml"),
+                 "--index-scale", "9"]) == 2
+    assert "index_scale (from the command line): Input should be less than or equal to 3" in capsys.readouterr().err
+    assert main(["vision", "read", str(img), "--index-scale", "0.1"]) == 2
+    assert "index_scale 0.1: must be 0.5 to 3.0" in capsys.readouterr().err
+
+
+def test_the_jumbo_bench_runs_each_mode_and_refuses_bad_arguments() -> None:
+    import vision_jumbo
+
+    assert vision_jumbo.main(["--scenes", "1", "--tables", "1", "--sets", "seen", "--procs", "1",
+                              "--modes", "jumbo,scaled"]) == 0
+    with pytest.raises(SystemExit):
+        vision_jumbo.main(["--jumbo", "4"])
+    with pytest.raises(SystemExit):
+        vision_jumbo.main(["--modes", "sideways"])
