@@ -136,3 +136,33 @@ def test_the_jumbo_bench_runs_each_mode_and_refuses_bad_arguments() -> None:
         vision_jumbo.main(["--jumbo", "4"])
     with pytest.raises(SystemExit):
         vision_jumbo.main(["--modes", "sideways"])
+
+
+def test_r2_with_no_width_configured_a_jumbo_card_is_placed_at_the_width_its_two_corners_measure(monkeypatch) -> None:
+    """``vision read`` with no width: the width search reads a jumbo index best at about 1.3 times the
+    card's width. Where a card is read at both its index corners, their distance is the card's
+    diagonal (:func:`vision.recognize.implied_card_width`), and the cards are placed at that width:
+    on this scene every sure read lies on its card (11), where at the search's width half lie off it."""
+    import cv2
+    from bench_vision import bench_scene, match_reads
+    from vision_jumbo import jumbo_decks
+
+    from vision import recognize, render
+    from vision.recognize import OnnxRecognizer
+
+    cv2.setNumThreads(1)
+    scene = bench_scene(jumbo_decks(render.TRAIN_DECKS, 1.8), 424242, 0)  # cards 62 px, read best at 87
+    rec = OnnxRecognizer(threads=1)
+
+    def reads() -> tuple[list[float], int, int]:
+        dets = [d for d in rec.recognize(scene.image) if d.card is not None and d.confidence >= rec.threshold]
+        sure, hit, wrong = match_reads(scene, dets, rec.threshold)
+        return [math.dist(d.corners[0], d.corners[1]) for d in dets], len(hit), len(wrong)
+
+    widths, right, wrong = reads()
+    assert right >= 10 and wrong == 0
+    assert all(abs(w / scene.card_width - 1) < 0.1 for w in widths), (scene.card_width, widths)
+    monkeypatch.setattr(recognize, "IMPLIED_WIDTH_OFF", 10.0)  # never: the cards at the search's width
+    widths, right_before, wrong_before = reads()
+    assert sum(w > 1.3 * scene.card_width for w in widths) > len(widths) / 2
+    assert wrong_before >= 3 and right_before < right
