@@ -64,6 +64,9 @@ def _camera(cfg: Any, base: pathlib.Path, service: Any) -> Any:
     # what the shipped models read at the configured widths: the operator sees at start whether the
     # camera is close enough for the read-rate target (vision.resolution)
     print(f"camera: {resolution.line(cam.card_width)}")
+    if cam.index_scale != 1.0:  # a deck printing a larger (or smaller) index than the trained decks
+        print(f"camera: index_scale {cam.index_scale:g}: cards read at {cam.index_scale:g} times their width "
+              f"and placed at it")
     for z in cam.zones:  # a seat zone of its own card width
         if z.card_width is not None:
             print(f"camera seat {z.seat}: {resolution.line(z.card_width)}")

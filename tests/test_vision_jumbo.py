@@ -166,3 +166,19 @@ def test_r2_with_no_width_configured_a_jumbo_card_is_placed_at_the_width_its_two
     widths, right_before, wrong_before = reads()
     assert sum(w > 1.3 * scene.card_width for w in widths) > len(widths) / 2
     assert wrong_before >= 3 and right_before < right
+
+
+def test_serve_builds_the_camera_link_at_the_configured_index_scale(capsys) -> None:
+    """`cardroom serve` and `cardroom demo` make the recogniser with ``camera.index_scale`` (the
+    watcher refuses one made with another) and say so at start."""
+    import tomllib
+    import types
+
+    from controller import server_cli
+
+    cam = tomllib.loads((REPO / "config" / "table.toml").read_text())["camera"]
+    cam["index_scale"] = 1.35
+    link = server_cli._camera(types.SimpleNamespace(camera=cam), REPO, None)
+    assert link.camera.index_scale == 1.35 and link.recognizer.index_scale == 1.35
+    said = capsys.readouterr().out
+    assert "camera: index_scale 1.35: cards read at 1.35 times their width and placed at it" in said
