@@ -1,8 +1,8 @@
 """Vision on decks that print a "jumbo index": cards read at the card width, with and without
 ``camera.index_scale``.
 
-    python bench/vision_jumbo.py [--scenes 200] [--tables 100] [--jumbo 1.8] [--index-scale 1.35]
-                                 [--sets seen,unseen] [--procs 2] [--json OUT]
+    python bench/vision_jumbo.py [--scenes 150] [--tables 20] [--jumbo 1.8] [--index-scale 1.35]
+                                 [--sets seen,unseen] [--modes ...] [--procs 2] [--json OUT]
 
 Each deck of the set is drawn again with its index ``--jumbo`` times as large (its
 ``index_scale``, rank and suit; pips and pictures as they were), as the jumbo-index decks of
@@ -72,28 +72,15 @@ def _work(job: tuple[str, str, str, int, float, float]) -> tuple[str, str, str, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    from bench_vision import emit, pool_map
+    from bench_vision import emit, pool_map, variant_args
 
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenes", type=int, default=200)
-    ap.add_argument("--tables", type=int, default=100)
-    ap.add_argument("--jumbo", type=float, default=1.8, help="how many times as large each deck's index is drawn")
-    ap.add_argument("--index-scale", type=float, default=1.35, help="camera.index_scale for the scaled mode")
-    ap.add_argument("--sets", default="seen,unseen", help="deck sets, comma-separated (seen, unseen)")
-    ap.add_argument("--modes", default=",".join(MODES), help="comma-separated, of: " + ", ".join(MODES))
-    ap.add_argument("--procs", type=int, default=2)
-    ap.add_argument("--json", help="also write the result here")
-    args = ap.parse_args(argv)
-    sets = [s for s in args.sets.split(",") if s]
-    modes = [m for m in args.modes.split(",") if m]
-    if bad := [s for s in sets if s not in ("seen", "unseen")]:
-        ap.error(f"--sets: unknown deck set(s) {', '.join(bad)}; expected seen, unseen")
-    if bad := [m for m in modes if m not in MODES]:
-        ap.error(f"--modes: unknown mode(s) {', '.join(bad)}; expected {', '.join(MODES)}")
+    def extra(ap: argparse.ArgumentParser) -> None:
+        ap.add_argument("--jumbo", type=float, default=1.8, help="how many times as large each deck's index is drawn")
+        ap.add_argument("--index-scale", type=float, default=1.35, help="camera.index_scale for the scaled mode")
+
+    args, sets, modes = variant_args(__doc__.splitlines()[0], "--modes", MODES, "mode", argv, extra)
     if not 1.0 <= args.jumbo <= 2.5 or not 0.5 <= args.index_scale <= 3.0:
-        ap.error("--jumbo must be 1 to 2.5 and --index-scale 0.5 to 3")
-    if args.scenes < 0 or args.tables < 0 or args.procs < 1:
-        ap.error("--scenes and --tables must be 0 or more, --procs at least 1")
+        raise SystemExit("vision_jumbo.py: --jumbo must be 1 to 2.5 and --index-scale 0.5 to 3")
     jobs = [("cards", s, m, args.scenes, args.jumbo, args.index_scale) for s in sets for m in modes if args.scenes]
     jobs += [("seats", s, m, args.tables, args.jumbo, args.index_scale) for s in sets for m in SEAT_MODES
              if m in modes and args.tables]
