@@ -268,7 +268,9 @@ def index_scale_report(frame, cam, widths: list[float], recognizer=None) -> str:
     (configured, else the median of the whole cards in view) with each index scale of
     :data:`INDEX_SCALE_STEPS` and the configured one, and the cards each reads at or above the
     threshold. A deck that prints a much larger index than the decks the models were trained on (a
-    "jumbo index") reads few cards at 1.0 and many at about 1.35: the line then gives the scale to set."""
+    "jumbo index") reads few cards at 1.0 and many at about 1.35: the line then gives the scale to set.
+    ``recognizer``: the one to read with (default: the shipped models at ``camera.threshold``, as the
+    rest of ``vision calibrate`` reads)."""
     import statistics
 
     from vision.recognize import OnnxRecognizer
