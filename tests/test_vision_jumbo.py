@@ -141,7 +141,8 @@ def test_the_jumbo_bench_runs_each_mode_and_refuses_bad_arguments() -> None:
 def test_r2_with_no_width_configured_a_jumbo_card_is_placed_at_the_width_its_two_corners_measure(monkeypatch) -> None:
     """``vision read`` with no width: the width search reads a jumbo index best at about 1.3 times the
     card's width. Where a card is read at both its index corners, their distance is the card's
-    diagonal (:func:`vision.recognize.implied_card_width`), and the cards are placed at that width:
+    diagonal (:func:`vision.recognize.implied_card_width`; with no such card, the whole cards in view
+    measure it), and the cards are placed at that width:
     on this scene every sure read lies on its card (11), where at the search's width half lie off it."""
     import cv2
     from bench_vision import bench_scene, match_reads
@@ -162,6 +163,11 @@ def test_r2_with_no_width_configured_a_jumbo_card_is_placed_at_the_width_its_two
     widths, right, wrong = reads()
     assert right >= 10 and wrong == 0
     assert all(abs(w / scene.card_width - 1) < 0.1 for w in widths), (scene.card_width, widths)
+    with monkeypatch.context() as m:  # no card read at both corners: the whole card in view gives the width
+        m.setattr(recognize, "implied_card_width", lambda dets, threshold: None)
+        widths, right_measured, wrong_measured = reads()
+        assert right_measured >= 10 and wrong_measured == 0
+        assert all(abs(w / scene.card_width - 1) < 0.1 for w in widths), (scene.card_width, widths)
     monkeypatch.setattr(recognize, "IMPLIED_WIDTH_OFF", 10.0)  # never: the cards at the search's width
     widths, right_before, wrong_before = reads()
     assert sum(w > 1.3 * scene.card_width for w in widths) > len(widths) / 2

@@ -1881,10 +1881,11 @@ class OnnxRecognizer:
             corners += detect.find_corners(frame, max(apart, key=tried.__getitem__), roi, masks, felt)
         readings = self.read_corners(frame, corners, stock=stock)
         dets = self._assemble(corners, readings, frame)
-        card = implied_card_width(dets, self.threshold)
+        card = implied_card_width(dets, self.threshold) or measured
         if card is not None and best > (1.0 + IMPLIED_WIDTH_OFF) * card:
             # the index reads best at a larger width than the cards' own (a jumbo index): the same
-            # reads, each card placed at the width its two read corners measure
+            # reads, each card placed at the width its two read corners measure (else the whole
+            # cards in view)
             corners = [dataclasses.replace(c, index_scale=c.width / card) for c in corners]
             dets = self._assemble(corners, readings, frame)
         dets = [fit_to_stock(d, stock) if d.card is not None and d.confidence >= self.threshold else d
@@ -2065,8 +2066,9 @@ def _scaled_quad(quad: Sequence[tuple[float, float]], scale: float) -> list[tupl
 
 IMPLIED_WIDTH_OFF = 0.25
 """Where the width search reads best at more than this share over the card width its reads imply
-(:func:`implied_card_width`: a deck printing a jumbo index), the cards are placed at the implied
-width (:meth:`OnnxRecognizer._search_width`). Not below it: standard decks whose small index reads
+(:func:`implied_card_width`; with no card read at both corners, the whole cards in view measure it:
+:func:`vision.detect.estimate_card_width`), a deck printing a jumbo index, the cards are placed at
+that width (:meth:`OnnxRecognizer._search_width`). Not below it: standard decks whose small index reads
 best at 0.7 to 0.85 times their width are placed there as before (placed at the implied width
 instead, the first 1,000 benchmark scenes read 2 cards fewer of the seen decks and 1 more of the
 unseen), and on those scenes none reads best more than 1.25 times over its implied width."""
