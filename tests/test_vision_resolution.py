@@ -300,3 +300,32 @@ def test_r2_calibrate_on_an_angled_table_gives_the_far_and_near_seats_their_widt
     assert far_off and far_off <= set(named)  # every seat well past the check is named
     assert all(abs(named[s] / widths[s - 1] - 1) < 0.1 for s in named)
     assert all(abs(widths[s - 1] / cam.card_width - 1) > WIDTH_CHECK - 0.05 for s in named)  # none near 72 px
+
+
+def test_r2_calibrate_measures_the_card_width_from_cards_read_at_both_corners_where_none_lies_alone(
+        tmp_path, capsys, monkeypatch) -> None:
+    """A still of hands in play, no card lying on its own: the cards read at both index corners
+    measure the width (their corners lie a card's diagonal apart), within 5% of the 72 px drawn,
+    and `vision calibrate` gives it to set."""
+    import cv2
+
+    from controller.cli import main
+    from vision import detect, render
+    from vision.recognize import OnnxRecognizer, implied_cards
+
+    cv2.setNumThreads(1)
+    scene = render.render_table(np.random.default_rng([9300, 0]), render.TRAIN_DECKS[:4], hard=False)
+    rec = OnnxRecognizer(threads=1)
+    cards = implied_cards(rec.recognize(scene.image), rec.threshold)
+    assert len(cards) >= 10
+    assert abs(float(np.median([w for _, w in cards])) / 72.0 - 1) < 0.05
+    assert all(any(t.card for t in scene.cards if np.hypot(*np.subtract(t.center, c)) < 0.2 * 72) for c, _ in cards)
+    img = tmp_path / "hands.png"
+    cv2.imwrite(str(img), scene.image)
+    cfg = tmp_path / "table.toml"
+    cfg.write_text((REPO / "config" / "table.toml").read_text().replace("card_width = 72\n", ""))
+    monkeypatch.setattr(detect, "whole_cards", lambda white, min_area=800.0: [])  # no card on its own
+    assert main(["vision", "calibrate", str(img), "--config", str(cfg), "--out", str(tmp_path / "z.png")]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("card width:"))
+    assert "cards read at both index corners in view measure" in line, line
+    assert abs(float(line.rsplit("set card_width = ", 1)[1].split()[0]) / 72.0 - 1) < 0.05

@@ -218,8 +218,14 @@ def cmd_calibrate(args) -> int:
 
     masks = detect.card_masks(frame)
     cards = detect.whole_cards(masks.white)
+    what = "whole card"
+    if not cards:  # no card lies on its own: the cards read at both index corners measure it
+        from vision.recognize import OnnxRecognizer, implied_cards
+
+        rec = OnnxRecognizer(threshold=cam.threshold)
+        cards, what = implied_cards(rec.recognize(frame), rec.threshold), "card read at both index corners"
     widths = [w for _, w in cards]
-    print(card_width_report(frame, cam.card_width, widths))
+    print(card_width_report(frame, cam.card_width, widths, what))
     print(resolution_report(cam.card_width, widths))
     print(index_scale_report(frame, cam, widths))
     cards_wide = cam.card_width or (statistics.median(widths) if widths else None)
@@ -341,10 +347,11 @@ def zone_focus_report(frame, cam) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def card_width_report(frame, configured: float | None,  # type: ignore[no-untyped-def]
-                      widths: list[float] | None = None) -> str:
+                      widths: list[float] | None = None, what: str = "whole card") -> str:
     """One line for the installer on ``camera.card_width``: the configured width against what the
     whole cards in view measure (``widths``, measured from ``frame`` when not given), or the width
-    to set."""
+    to set. ``what``: what measured ``widths`` (``vision calibrate`` falls back on the cards read
+    at both index corners, :func:`vision.recognize.implied_cards`, where no card lies on its own)."""
     import numpy as np
 
     if widths is None:
@@ -355,7 +362,9 @@ def card_width_report(frame, configured: float | None,  # type: ignore[no-untype
                     "card down on its own, calibrate again and set the width it gives")
         return f"card width: {configured:g} px configured; no whole card in view to check it against"
     measured = float(np.median(widths))
-    seen = f"{len(widths)} whole card{'s' if len(widths) > 1 else ''} in view measure{'' if len(widths) > 1 else 's'}"
+    many = len(widths) > 1
+    noun = what.replace("card", "cards", 1) if many else what
+    seen = f"{len(widths)} {noun} in view measure{'' if many else 's'}"
     if configured is None:
         return (f"card width: not configured (camera.card_width); {seen} {measured:.0f} px: set card_width = "
                 f"{measured:.0f} (measured per frame otherwise, and each frame's measure can be off)")

@@ -2081,7 +2081,7 @@ def implied_card_width(dets: Sequence[Detection], threshold: float) -> float | N
     """The card width the sure reads of ``dets`` measure: where one card is read at two index corners
     that face opposite ways and lie along its diagonal (a deck has one of each card, so the two are
     its top-left and bottom-right), the distance between them is the card's diagonal, whatever width
-    the index was read at. The median over such cards, or ``None`` with none.
+    the index was read at. The median over such cards (:func:`implied_cards`), or ``None`` with none.
 
     >>> from controller.cards import Card
     >>> q = ((0.0, 0.0), (90.0, 0.0), (90.0, 125.7), (0.0, 125.7))  # read at 90 px
@@ -2092,11 +2092,19 @@ def implied_card_width(dets: Sequence[Detection], threshold: float) -> float | N
     >>> implied_card_width([tl], 0.96) is None
     True
     """
+    widths = [w for _, w in implied_cards(dets, threshold)]
+    return float(np.median(widths)) if widths else None
+
+
+def implied_cards(dets: Sequence[Detection], threshold: float) -> list[tuple[tuple[float, float], float]]:
+    """Each card of ``dets`` read sure at two index corners along its diagonal
+    (:func:`implied_card_width`): its centre (midway between the two corners) and its width, as
+    :func:`vision.detect.whole_cards` gives those of the whole cards in view."""
     at: dict[Card, list[tuple[float, float, float, float]]] = {}
     for d in dets:
         if d.card is not None and d.confidence >= threshold:
             at.setdefault(d.card, []).extend(r for r in d.read_at if r not in at.get(d.card, []))
-    widths = []
+    cards = []
     for corners in at.values():
         for k, (x, y, ux, uy) in enumerate(corners):
             for x2, y2, ux2, uy2 in corners[k + 1 :]:
@@ -2105,8 +2113,8 @@ def implied_card_width(dets: Sequence[Detection], threshold: float) -> float | N
                 a = (x2 - x) * ux + (y2 - y) * uy  # along the top edge, and down the long side
                 b = (x2 - x) * -uy + (y2 - y) * ux
                 if a > 0 and b > 0 and abs(b / a / detect.ASPECT - 1.0) <= IMPLIED_WIDTH_FIT:
-                    widths.append(math.hypot(a, b) / math.hypot(1.0, detect.ASPECT))
-    return float(np.median(widths)) if widths else None
+                    cards.append((((x + x2) / 2, (y + y2) / 2), math.hypot(a, b) / math.hypot(1.0, detect.ASPECT)))
+    return cards
 
 
 INDEX_SCALES = (0.5, 3.0)
