@@ -217,17 +217,17 @@ def cmd_calibrate(args) -> int:
     from vision import detect, focus
 
     masks = detect.card_masks(frame)
+    from vision.recognize import OnnxRecognizer, implied_cards
+
+    reader = OnnxRecognizer(threshold=cam.threshold)  # the shipped models, no width: the measures below
     cards = detect.whole_cards(masks.white)
     what = "whole card"
     if not cards:  # no card lies on its own: the cards read at both index corners measure it
-        from vision.recognize import OnnxRecognizer, implied_cards
-
-        rec = OnnxRecognizer(threshold=cam.threshold)
-        cards, what = implied_cards(rec.recognize(frame), rec.threshold), "card read at both index corners"
+        cards, what = implied_cards(reader.recognize(frame), reader.threshold), "card read at both index corners"
     widths = [w for _, w in cards]
     print(card_width_report(frame, cam.card_width, widths, what))
     print(resolution_report(cam.card_width, widths))
-    print(index_scale_report(frame, cam, widths))
+    print(index_scale_report(frame, cam, widths, reader))
     cards_wide = cam.card_width or (statistics.median(widths) if widths else None)
     print(focus.line(masks.edge_width(), cards_wide))
     for z in cam.zones:  # a seat zone of its own card width (a camera looking at the table at an angle)
