@@ -203,11 +203,13 @@ def seat_safety(rec, decks, n: int, seed: int = 515151, transform=None, cam=None
             "missed_by_reason": dict(sorted(missed.items())), "wrong_examples": wrong_examples}
 
 
-def table_views(frames: int = 8) -> list[np.ndarray]:
-    """The latency benchmark's rendered ten-seat table views (seeds 777, 778, ...), 1920x1080 BGR."""
+def table_views(frames: int = 8, decks=None) -> list[np.ndarray]:  # type: ignore[no-untyped-def]
+    """The latency benchmark's rendered ten-seat table views (seeds 777, 778, ...), 1920x1080 BGR;
+    ``decks``: drawn with these (default: the seen decks)."""
     from vision import render
 
-    return [render.render_table(np.random.default_rng(777 + k), render.TRAIN_DECKS).image for k in range(frames)]
+    decks = render.TRAIN_DECKS if decks is None else decks
+    return [render.render_table(np.random.default_rng(777 + k), decks).image for k in range(frames)]
 
 
 def reference_ms(repeats: int = 7) -> tuple[float, float]:
@@ -231,7 +233,7 @@ def reference_ms(repeats: int = 7) -> tuple[float, float]:
     return statistics.median(times), min(times)
 
 
-def latency(rec, repeats: int = 15, frames: int = 8) -> dict:
+def latency(rec, repeats: int = 15, frames: int = 8, decks=None) -> dict:  # type: ignore[no-untyped-def]
     """Seat-zone watch time on ``frames`` different rendered table views (seeds 777, 778, ...),
     ``repeats`` timed runs each after one warm-up: how many near misses a frame holds decides how
     many crops its second look makes, so one frame is not enough.
@@ -239,15 +241,18 @@ def latency(rec, repeats: int = 15, frames: int = 8) -> dict:
     The median is what a frame costs on this machine as it is; ``watch_ms_best`` (the median over
     the views of each view's fastest run) is what it costs when nothing else runs beside it. On a
     shared machine other tenants' work makes single runs up to twice as slow, and the fastest of
-    a view's runs is the figure that does not move with them (as ``timeit`` advises)."""
+    a view's runs is the figure that does not move with them (as ``timeit`` advises).
+
+    ``decks``: the views drawn with these (:func:`table_views`); the camera reads at ``rec``'s index
+    scale."""
     from vision.config import load_camera_config
     from vision.watch import TableWatcher
 
-    cam = load_camera_config(REPO / "config" / "table.toml")
+    cam = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"index_scale": rec.index_scale})
     times: list[float] = []
     per_frame: list[float] = []
     fastest: list[float] = []
-    views = table_views(frames)
+    views = table_views(frames, decks)
     for view in views:
         watcher = TableWatcher(cam, rec)
         watcher.watch(view)

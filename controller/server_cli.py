@@ -91,14 +91,21 @@ def run_serve(args: argparse.Namespace) -> int:
     except LogError as exc:
         print(f"cardroom serve: {exc}", file=sys.stderr)
         return 2
+    link = None
+    if cfg.camera and not args.no_camera:
+        try:  # before anything starts: a camera model that cannot run is a configuration error
+            link = _camera(cfg, base, service)
+        except (OSError, ValueError) as exc:
+            print(f"cardroom serve: camera: {exc}", file=sys.stderr)
+            service.close()
+            return 2
     sim = None
     port = cfg.reader.port
     if port == "sim":
         sim, port = _start_simulator(base / "var", cfg.deck_paths(base))
     reader = ReaderRunner(service, port, cfg.deck_paths(base), leave_after=cfg.reader.leave_after).start()
     camera = None
-    if cfg.camera and not args.no_camera:
-        link = _camera(cfg, base, service)
+    if link is not None:
         source = link.camera.source
         if not (source.isdigit() or "://" in source or pathlib.Path(source).is_absolute()):
             source = str(base / source)

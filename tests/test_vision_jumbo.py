@@ -10,6 +10,7 @@ drawn with their index 1.8 times as large (``bench/vision_jumbo.py``)."""
 
 from __future__ import annotations
 
+import json
 import math
 import pathlib
 import sys
@@ -22,11 +23,9 @@ sys.path.insert(0, str(REPO / "bench"))
 
 
 def _jumbo_table(seed: list[int], cards: int = 2):  # type: ignore[no-untyped-def]
-    from vision_jumbo import jumbo_decks
-
     from vision import render
 
-    return render.render_table(np.random.default_rng(seed), jumbo_decks(render.TRAIN_DECKS[:4], 1.8),
+    return render.render_table(np.random.default_rng(seed), render.jumbo_decks(render.TRAIN_DECKS[:4], 1.8),
                                variant_cards=cards, hard=False)
 
 
@@ -146,13 +145,12 @@ def test_r2_with_no_width_configured_a_jumbo_card_is_placed_at_the_width_its_two
     on this scene every sure read lies on its card (11), where at the search's width half lie off it."""
     import cv2
     from bench_vision import bench_scene, match_reads
-    from vision_jumbo import jumbo_decks
 
     from vision import recognize, render
     from vision.recognize import OnnxRecognizer
 
     cv2.setNumThreads(1)
-    scene = bench_scene(jumbo_decks(render.TRAIN_DECKS, 1.8), 424242, 0)  # cards 62 px, read best at 87
+    scene = bench_scene(render.jumbo_decks(render.TRAIN_DECKS, 1.8), 424242, 0)  # cards 62 px, read best at 87
     rec = OnnxRecognizer(threads=1)
 
     def reads() -> tuple[list[float], int, int]:
@@ -188,3 +186,106 @@ def test_serve_builds_the_camera_link_at_the_configured_index_scale(capsys) -> N
     assert link.camera.index_scale == 1.35 and link.recognizer.index_scale == 1.35
     said = capsys.readouterr().out
     assert "camera: index_scale 1.35: cards read at 1.35 times their width and placed at it" in said
+
+
+def test_r2_the_jumbo_index_model_identifies_more_seats_of_a_jumbo_table() -> None:
+    """``models/card_index_jumbo.onnx`` (trained on decks printing a jumbo index, ``python -m vision.train
+    --decks jumbo``) at ``index_scale = 1.35``: on two jumbo tables where the standard model at the same
+    scale names 5 and 6 of the 10 seats, it names 8 on each, every one with its own two cards."""
+    import cv2
+
+    from vision.config import load_camera_config
+    from vision.recognize import DEFAULT_MODEL, OnnxRecognizer
+    from vision.watch import TableWatcher
+
+    cv2.setNumThreads(1)
+    cam = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"stable_frames": 1,
+                                                                             "index_scale": 1.35})
+    standard = OnnxRecognizer(threads=1, index_scale=1.35)
+    jumbo = OnnxRecognizer(DEFAULT_MODEL.with_name("card_index_jumbo.onnx"), threads=1, index_scale=1.35)
+    assert jumbo.threshold == 0.995 and jumbo.index_scales == (1.2, 1.55)
+    for seed in ([9000, 1], [9000, 4]):
+        scene = _jumbo_table(seed)
+        truth = {s: sorted(t.card for t in scene.cards if t.seat == s) for s in range(1, 11)}
+        named = {}
+        for name, rec in (("standard", standard), ("jumbo", jumbo)):
+            views = [v for v in TableWatcher(cam, rec).watch(scene.image) if v.identifiable]
+            assert all(sorted(map(str, v.cards)) == truth[v.seat] for v in views), (seed, name)
+            named[name] = len(views)
+        assert named["standard"] <= 6 and named["jumbo"] >= 8, (seed, named)
+
+
+def test_r2_the_jumbo_index_model_runs_only_at_the_index_scales_it_was_trained_at(tmp_path, capsys) -> None:
+    """Read at index scale 1 (a standard deck's), the jumbo-index model misreads standard decks: the
+    recogniser, ``vision read`` and ``cardroom serve`` refuse it there, naming the scales it reads at."""
+    import os
+    import subprocess
+
+    import cv2
+
+    from controller.cli import main
+    from vision.recognize import DEFAULT_MODEL, OnnxRecognizer
+
+    model = DEFAULT_MODEL.with_name("card_index_jumbo.onnx")
+    said = "a model for decks that print a jumbo index, read at index_scale 1.2 to 1.55, not 1 "
+    with pytest.raises(ValueError, match="card_index_jumbo.onnx: " + said.replace(".", r"\.")):
+        OnnxRecognizer(model, threads=1)
+    img = tmp_path / "frame.png"
+    cv2.imwrite(str(img), _jumbo_table([9000, 1], cards=1).image)
+    capsys.readouterr()
+    assert main(["vision", "read", str(img), "--model", str(model)]) == 2
+    assert said in capsys.readouterr().err
+    assert main(["vision", "read", str(img), "--model", str(model), "--index-scale", "1.35", "--card-width", "72",
+                 "--json"]) == 0
+    reads = json.loads(capsys.readouterr().out)
+    assert sum(r["card"] is not None for r in reads) >= 8
+    text = (REPO / "config" / "table.toml").read_text()
+    text = text.replace('model = "models/card_index.onnx"', 'model = "models/card_index_jumbo.onnx"', 1)
+    text = text.replace("demo = true", "demo = false").replace(
+        'database = "var/table.db"', f'database = "{(tmp_path / "t.db").as_posix()}"')
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(text)
+    env = {**os.environ, **{f"CARDROOM_{r}_TOKEN": f"{r.lower()}-token-0123456789"
+                            for r in ("DEALER", "SURVEILLANCE", "BROADCAST")}}
+    proc = subprocess.run([sys.executable, "-m", "controller", "serve", "--config", str(cfg)], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert "cardroom serve: camera: " in proc.stderr and said in proc.stderr
+
+
+def test_r2_calibrate_advises_the_jumbo_index_model_for_a_jumbo_deck_and_the_standard_one_back(tmp_path,
+                                                                                                capsys) -> None:
+    """``vision calibrate``'s ``model:`` line: a jumbo deck (the standard model reads clearly more at an
+    index scale of 1.2 or more) gets the jumbo-index model and its scale; a standard deck under a table
+    file naming the jumbo model gets the standard model back; a standard deck under the standard
+    model, nothing to change."""
+    import cv2
+
+    from controller.cli import main
+    from vision import render
+
+    cv2.setNumThreads(1)
+    text = (REPO / "config" / "table.toml").read_text()
+    standard_cfg = str(REPO / "config" / "table.toml")
+    jumbo_cfg = tmp_path / "config" / "table.toml"
+    jumbo_cfg.parent.mkdir()
+    jumbo_cfg.write_text(text.replace('model = "models/card_index.onnx"', 'model = "models/card_index_jumbo.onnx"', 1)
+                         .replace("index_scale = 1.0", "index_scale = 1.35", 1))
+
+    def model_line(image: np.ndarray, config: str) -> str:
+        img = tmp_path / "frame.png"
+        cv2.imwrite(str(img), image)
+        assert main(["vision", "calibrate", str(img), "--config", config, "--out", str(tmp_path / "z.png")]) == 0
+        return next(x for x in capsys.readouterr().out.splitlines() if x.startswith("model:"))
+
+    jumbo = _jumbo_table([9100, 0], cards=1).image
+    standard = render.render_table(np.random.default_rng([9100, 0]), render.TRAIN_DECKS[:4], variant_cards=1,
+                                   hard=False).image
+    line = model_line(jumbo, standard_cfg)
+    assert line.endswith('set model = "models/card_index_jumbo.onnx" and index_scale = 1.35 in [camera] '
+                         '(the deck prints a jumbo index)'), line
+    assert model_line(jumbo, str(jumbo_cfg)).endswith("keep camera.model as it is")
+    line = model_line(standard, str(jumbo_cfg))
+    assert line.endswith('set model = "models/card_index.onnx" and index_scale = 1 in [camera] '
+                         '(the deck prints a standard index)'), line
+    assert model_line(standard, standard_cfg).endswith("keep camera.model as it is")

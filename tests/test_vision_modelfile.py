@@ -383,8 +383,12 @@ def test_calibration_tries_thresholds_from_the_floor_up_each_in_its_own_pass(mon
     to the threshold its reads allowed, 0.9905, and never looked at 0.96)."""
     passes: list[float] = []
 
-    def fake_reads(model_path, decks, seeds, threshold=None, workers=1):  # type: ignore[no-untyped-def]
+    asked: list[tuple] = []
+
+    def fake_reads(model_path, decks, seeds, threshold=None, workers=1,  # type: ignore[no-untyped-def]
+                   index_scale=None):
         passes.append(threshold)
+        asked.append((decks, index_scale))
         rights = [(0.999, True)] * 1990
         wrongs = [(0.99, False)] * 3 if threshold < 0.96 else [(0.965, False)]
         return rights + wrongs, 2000
@@ -393,6 +397,14 @@ def test_calibration_tries_thresholds_from_the_floor_up_each_in_its_own_pass(mon
     t, stats = train.calibrate_scenes(pathlib.Path("m.onnx"), n=3, floor=0.95)
     assert t == 0.96 and passes == [0.95, 0.955, 0.96]
     assert stats == {"val_scenes": 3, "readable": 2000, "right_pct": 99.5, "wrong": 1}
+    assert asked[0] == (train.render.TRAIN_DECKS, None)  # the seen decks, the width searched
+    # a jumbo-index model: the seen decks printing their jumbo index, read at the card width at 1.35
+    asked.clear()
+    train.calibrate_scenes(pathlib.Path("m.onnx"), n=3, floor=0.95, jumbo=True)
+    decks, scale = asked[0]
+    assert scale == train.JUMBO_CALIBRATION_SCALE == 1.35
+    assert [d.name for d in decks] == [f"{d.name}-jumbo" for d in train.render.TRAIN_DECKS]
+    assert all(1.5 <= j.index_scale / d.index_scale <= 2.1 for j, d in zip(decks, train.render.TRAIN_DECKS))
 
 
 def test_suit_scenes_and_epochs_must_be_whole_numbers_of_at_least_one(capsys) -> None:

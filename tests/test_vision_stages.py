@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -519,6 +520,46 @@ def test_training_labels_follow_the_card_on_top_and_refuse_backs_and_wrong_scale
     ])
     assert labels == [king, ace, king, NOT_INDEX, None, NOT_INDEX, NOT_INDEX, NOT_INDEX]
     assert label_corners(render.Scene(img, (), 70.0), [at(3.0, 0.0)]) == [NOT_INDEX]
+    # a jumbo index cropped at 1.35 times the width (--decks jumbo): judged by the card it implies
+    jumbo = [dataclasses.replace(at(-4.0, 0.0, width=70.0 * 1.35), index_scale=1.35),
+             dataclasses.replace(at(-4.0, 0.0, width=95.0 * 1.35), index_scale=1.35)]
+    assert label_corners(scene, jumbo) == [ace, NOT_INDEX]
+
+
+def test_jumbo_training_crops_are_made_at_the_scenes_index_scale_and_labelled_by_the_card(monkeypatch) -> None:
+    """``--decks jumbo``: the decks print their index 1.5 to 2.1 times as large; each scene's corners
+    are proposed and cropped at one index scale of 1.2 to 1.55 times the width (the scene's card
+    width, or two rungs of the width ladder), as a camera with that ``camera.index_scale`` proposes
+    them, and the crops at a card's index corner are labelled that card."""
+    from vision import train
+    from vision.recognize import NOT_INDEX
+
+    decks = train.DECK_SETS["jumbo"]
+    assert len(decks) == len(train.DECK_SETS["train+mix2"]) and all(d.name.endswith("-jumbo") for d in decks)
+    real_find = detect.find_corners
+    for seed in (4_000_001, 4_000_002, 4_000_003, 4_000_004):
+        asked: list[float] = []
+        found: list[detect.Corner] = []
+
+        def spy(image, width=None, *a, **kw):  # type: ignore[no-untyped-def]
+            asked.append(width)
+            out = real_find(image, width, *a, **kw)
+            found.extend(out)
+            return out
+
+        monkeypatch.setattr(detect, "find_corners", spy)
+        x, y = train.scene_samples(seed, decks, jitter=0, index_scales=train.JUMBO_INDEX_SCALES)
+        rng = np.random.default_rng(seed)  # the same draws, to know the scene, its scale and its widths
+        scene = train.training_scene(rng, decks)
+        scale = rng.uniform(*train.JUMBO_INDEX_SCALES)
+        if rng.random() < 0.5:
+            assert asked == [pytest.approx(scene.card_width * scale)]
+        else:
+            rungs = rng.choice(len(detect.WIDTH_LADDER), 2, replace=False)
+            assert asked == [pytest.approx(detect.WIDTH_LADDER[k] * scale) for k in rungs]
+        assert 1.2 <= scale <= 1.55
+        assert len(x) == len(y) > 0 and int((y != NOT_INDEX).sum()) >= 1, seed
+        assert set(np.unique(y[y != NOT_INDEX])) <= {Card.parse(t.card).index for t in scene.cards if t.face_up}
 
 
 @settings(max_examples=300, deadline=None)

@@ -227,8 +227,12 @@ def cmd_calibrate(args) -> int:
     widths = [w for _, w in cards]
     print(card_width_report(frame, cam.card_width, widths, what))
     print(resolution_report(cam.card_width, widths))
-    print(index_scale_report(frame, cam, widths, reader))
+    standard: dict[float, int] = {}
+    print(index_scale_report(frame, cam, widths, reader, standard))
     cards_wide = cam.card_width or (statistics.median(widths) if widths else None)
+    line = model_report(frame, cam, cards_wide, standard, _names_jumbo_model(args.config, cam.model))
+    if line:
+        print(line)
     print(focus.line(masks.edge_width(), cards_wide))
     for z in cam.zones:  # a seat zone of its own card width (a camera looking at the table at an angle)
         if z.card_width is not None:
@@ -239,6 +243,14 @@ def cmd_calibrate(args) -> int:
         for line in zone_focus_report(frame, cam):
             print(line)
     return 0
+
+
+def _names_jumbo_model(config: str, model: str) -> bool:
+    """Whether the table file ``config`` names the jumbo-index model as ``camera.model`` (its file name
+    is :data:`JUMBO_MODEL`'s)."""
+    from vision.config import resolve
+
+    return pathlib.Path(resolve(pathlib.Path(config), model)).name == pathlib.Path(JUMBO_MODEL).name
 
 
 WIDTH_CHECK = 0.15
@@ -269,14 +281,30 @@ many times as many, as the configured one: with ten cards laid, a card or two ei
 40 scenes), while a jumbo index reads none or one at 1.0 and five or more at its scale."""
 
 
-def index_scale_report(frame, cam, widths: list[float], recognizer=None) -> str:  # type: ignore[no-untyped-def]
+def sure_counts(rec, frame, width: float, scales) -> dict[float, int]:  # type: ignore[no-untyped-def]
+    """The cards ``rec`` reads at or above its threshold in ``frame`` at card width ``width``, with
+    each index scale of ``scales`` (``rec`` is left as it was)."""
+    keep = rec.card_width, rec.index_scale
+    counts: dict[float, int] = {}
+    try:
+        rec.card_width = width
+        for scale in sorted(set(scales)):
+            rec.index_scale = scale
+            counts[scale] = sum(1 for d in rec.recognize(frame) if d.card is not None and d.confidence >= rec.threshold)
+    finally:
+        rec.card_width, rec.index_scale = keep
+    return counts
+
+
+def index_scale_report(frame, cam, widths: list[float], recognizer=None,  # type: ignore[no-untyped-def]
+                       out: dict[float, int] | None = None) -> str:
     """One line for the installer on ``camera.index_scale``: the frame read at the camera's card width
     (configured, else the median of the whole cards in view) with each index scale of
     :data:`INDEX_SCALE_STEPS` and the configured one, and the cards each reads at or above the
     threshold. A deck that prints a much larger index than the decks the models were trained on (a
     "jumbo index") reads few cards at 1.0 and many at about 1.35: the line then gives the scale to set.
     ``recognizer``: the one to read with (default: the shipped models at ``camera.threshold``, as the
-    rest of ``vision calibrate`` reads)."""
+    rest of ``vision calibrate`` reads). ``out``: filled with the cards read at each scale."""
     import statistics
 
     from vision.recognize import OnnxRecognizer
@@ -285,15 +313,9 @@ def index_scale_report(frame, cam, widths: list[float], recognizer=None) -> str:
     if width is None:
         return "index: not judged: no card width (configure camera.card_width or lay a card down)"
     rec = recognizer or OnnxRecognizer(threshold=cam.threshold)
-    keep = rec.card_width, rec.index_scale
-    counts: dict[float, int] = {}
-    try:
-        rec.card_width = width
-        for scale in sorted({*INDEX_SCALE_STEPS, cam.index_scale}):
-            rec.index_scale = scale
-            counts[scale] = sum(1 for d in rec.recognize(frame) if d.card is not None and d.confidence >= rec.threshold)
-    finally:
-        rec.card_width, rec.index_scale = keep
+    counts = sure_counts(rec, frame, width, {*INDEX_SCALE_STEPS, cam.index_scale})
+    if out is not None:
+        out.update(counts)
     now = counts[cam.index_scale]
     best = max(counts, key=lambda s: (counts[s], -abs(s - cam.index_scale)))
     each = ", ".join(f"{n} at {s:g}" for s, n in counts.items())
@@ -303,6 +325,58 @@ def index_scale_report(frame, cam, widths: list[float], recognizer=None) -> str:
                 f"(the deck prints its index {larger} than camera.index_scale {cam.index_scale:g} says)")
     return (f"index: cards read sure at {width:.0f} px: {each}; no other index scale reads clearly more than "
             f"camera.index_scale {cam.index_scale:g}")
+
+
+JUMBO_MODEL = "models/card_index_jumbo.onnx"
+"""The index model trained on decks that print a jumbo index (``python -m vision.train --decks jumbo``),
+as a table file names it (``camera.model``)."""
+JUMBO_MODEL_SCALES = (1.2, 1.35, 1.55)
+"""The index scales ``vision calibrate`` reads the frame at with :data:`JUMBO_MODEL` (those it was
+trained at: :data:`vision.train.JUMBO_INDEX_SCALES`; calibrated at the middle one, which reads the
+most on the jumbo benchmark, and which ties go to)."""
+
+
+def model_report(frame, cam, width: float | None, standard: dict[float, int],  # type: ignore[no-untyped-def]
+                 using_jumbo: bool, recognizer=None) -> str | None:
+    """One line for the installer on ``camera.model``, where the jumbo-index model is shipped: the
+    frame read with it at card width ``width`` at each of :data:`JUMBO_MODEL_SCALES`, beside
+    ``standard``, what the shipped standard model read at each index scale (:func:`index_scale_report`).
+
+    The deck prints a jumbo index where the standard model reads clearly more (:data:`INDEX_SCALE_GAIN`)
+    at an index scale of 1.2 or more than at 1 or less. Then the jumbo model, trained on such decks,
+    is advised (with the scale it reads most at) where it reads at least as many cards as the standard
+    model at its best; for a deck printing a standard index, a table file naming the jumbo model is
+    told to name the standard one. ``using_jumbo``: the table file names the jumbo model.
+    ``recognizer``: the jumbo model's (default: the shipped file, at ``camera.threshold`` where the
+    table file names it, else at its own threshold). ``None`` where there is no such model file, no
+    width or no count."""
+    from vision.recognize import DEFAULT_MODEL, OnnxRecognizer
+
+    path = DEFAULT_MODEL.with_name(pathlib.Path(JUMBO_MODEL).name)
+    if not path.exists() or width is None or not standard:
+        return None
+    rec = recognizer or OnnxRecognizer(path, threshold=cam.threshold if using_jumbo else None,
+                                       index_scale=JUMBO_MODEL_SCALES[0])
+    jumbo = sure_counts(rec, frame, width, JUMBO_MODEL_SCALES)
+    near = cam.index_scale if using_jumbo else JUMBO_MODEL_SCALES[1]  # ties: the configured, else the middle
+    j_best = max(jumbo, key=lambda s: (jumbo[s], -abs(s - near)))
+    large = {s: n for s, n in standard.items() if s >= JUMBO_MODEL_SCALES[0]}
+    small = {s: n for s, n in standard.items() if s <= 1.0}
+    s_large = max(large, key=lambda s: (large[s], -s), default=None)
+    s_small = max(small, key=lambda s: (small[s], s), default=None)
+    if s_large is None or s_small is None:
+        return None
+    each = ", ".join(f"{n} at {s:g}" for s, n in jumbo.items())
+    what = (f"model: cards read sure at {width:.0f} px with {JUMBO_MODEL}: {each}; with the standard model "
+            f"{small[s_small]} at {s_small:g}, {large[s_large]} at {s_large:g}")
+    jumbo_deck = large[s_large] >= max(small[s_small] + INDEX_SCALE_GAIN[0], small[s_small] * INDEX_SCALE_GAIN[1])
+    if jumbo_deck and jumbo[j_best] >= large[s_large] and (not using_jumbo or j_best != cam.index_scale):
+        return (f"{what}: set model = \"{JUMBO_MODEL}\" and index_scale = {j_best:g} in [camera] (the deck prints "
+                f"a jumbo index)")
+    if using_jumbo and not jumbo_deck and small[s_small] >= jumbo[j_best]:
+        return (f"{what}: set model = \"models/card_index.onnx\" and index_scale = {s_small:g} in [camera] (the "
+                f"deck prints a standard index)")
+    return f"{what}; keep camera.model as it is"
 
 
 def zone_width_report(cam, cards: list[tuple[tuple[float, float], float]]) -> list[str]:  # type: ignore[no-untyped-def]

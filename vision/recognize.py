@@ -955,6 +955,14 @@ class OnnxRecognizer:
             raise ValueError(f"{model_path}: model input {self.input_hw} does not match crops "
                              f"{(detect.CROP_H, detect.CROP_W)}")
         meta = self.session.get_modelmeta().custom_metadata_map
+        self.index_scales = model_index_scales(meta, model_path)
+        """The index scales the model was trained to read at (its ``index_scales`` metadata), or ``None``:
+        any (the standard model)."""
+        if self.index_scales is not None and not self.index_scales[0] <= index_scale <= self.index_scales[1]:
+            lo, hi = self.index_scales
+            raise ValueError(f"{model_path}: a model for decks that print a jumbo index, read at index_scale "
+                             f"{lo:g} to {hi:g}, not {index_scale:g} (set camera.index_scale; "
+                             f"`cardroom vision calibrate` measures it)")
         self.threshold = float(threshold if threshold is not None else meta.get("threshold", DEFAULT_THRESHOLD))
         self.card_width = card_width
         self.index_scale = index_scale
@@ -2115,6 +2123,25 @@ def implied_cards(dets: Sequence[Detection], threshold: float) -> list[tuple[tup
                 if a > 0 and b > 0 and abs(b / a / detect.ASPECT - 1.0) <= IMPLIED_WIDTH_FIT:
                     cards.append((((x + x2) / 2, (y + y2) / 2), math.hypot(a, b) / math.hypot(1.0, detect.ASPECT)))
     return cards
+
+
+def model_index_scales(meta: dict[str, str], path: object = "model") -> tuple[float, float] | None:
+    """The ``index_scales`` an index model's metadata names (``"1.2 1.55"``: a model trained on decks
+    printing a jumbo index, cropped at those index scales), or ``None`` where it names none.
+
+    >>> model_index_scales({"index_scales": "1.2 1.55"}), model_index_scales({})
+    ((1.2, 1.55), None)
+    """
+    text = meta.get("index_scales")
+    if text is None:
+        return None
+    try:
+        lo, hi = (float(v) for v in text.split())
+    except ValueError:
+        raise ValueError(f"{path}: index_scales metadata {text!r} is not two numbers") from None
+    if not INDEX_SCALES[0] <= lo <= hi <= INDEX_SCALES[1]:
+        raise ValueError(f"{path}: index_scales metadata {text!r} is not a range within {INDEX_SCALES}")
+    return lo, hi
 
 
 INDEX_SCALES = (0.5, 3.0)

@@ -314,6 +314,30 @@ REAL_DECKS: tuple[DeckStyle, ...] = tuple(
 :data:`vision.fetch_deck.DEBIAN_DECKS`): GPL art (``kde-tigullio`` LGPL), so for evaluation only,
 the benchmark's ``real`` set; no training deck set includes them."""
 
+def jumbo_decks(decks: Sequence[DeckStyle], factor: float | tuple[float, float]) -> tuple[DeckStyle, ...]:
+    """``decks`` drawn again with a "jumbo index" (rank and suit ``factor`` times as large; pips and
+    pictures as they were), each named ``<name>-jumbo``, as the jumbo-index decks card rooms deal.
+    ``factor`` a range ``(lo, hi)``: each deck its own factor in it, fixed by its name, as a printed
+    deck has one index size.
+
+    >>> [(d.name, d.index_scale) for d in jumbo_decks(TRAIN_DECKS[:1], 1.8)]
+    [('dejavu-sans-jumbo', 1.8)]
+    >>> fs = [d.index_scale / s.index_scale for d, s in zip(jumbo_decks(TRAIN_DECKS, (1.5, 2.1)), TRAIN_DECKS)]
+    >>> 1.5 <= min(fs) < max(fs) <= 2.1
+    True
+    """
+    import zlib
+
+    def each(d: DeckStyle) -> float:
+        if isinstance(factor, tuple):
+            lo, hi = factor
+            return lo + (hi - lo) * (zlib.crc32(d.name.encode()) % 1000) / 999
+        return factor
+
+    return tuple(dataclasses.replace(d, index_scale=round(d.index_scale * each(d), 3), name=f"{d.name}-jumbo")
+                 for d in decks)
+
+
 ALL_DECKS = TRAIN_DECKS + MIX_DECKS + MIX2_DECKS + LAYOUT_DECKS + INDEX_DECKS + UNSEEN_DECKS + (LETELE,) + REAL_DECKS
 
 _REPO = pathlib.Path(__file__).resolve().parents[1]

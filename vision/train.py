@@ -17,6 +17,13 @@
                                          # threshold only (the shipped file's: 600 scenes)
     python -m vision.train --device cuda --threads 16 --workers 16   # the same recipe, trained on a GPU
                                          # (rendering, quantising and calibration on the CPU's cores)
+    python -m vision.train --decks jumbo --no-suit --seed 4 --epochs 8 --out var/jumbo/card_index_jumbo.onnx \
+        --cache-dir var/jumbo --stats var/jumbo/stats.json   # the jumbo-index model (decks printing
+                                         # their index 1.5 to 2.1 times as large, cropped at index
+                                         # scales 1.2 to 1.55); then --front-gate-only it with
+                                         # --decks jumbo --scenes 2000 --val-scenes 300 --out
+                                         # models/card_index_jumbo.onnx, and --calibrate-only that
+                                         # with --decks jumbo --calib-scenes 600 (models/README.md)
     python -m vision.train --input color ...   # BGR crops, 3-channel model (tried, not shipped)
     python -m vision.train --small-cards 0.5 ...   # half the scenes with small cards (tried, not shipped)
 
@@ -35,6 +42,7 @@ So the classifier learns exactly the crops it will see at run time, negatives in
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import multiprocessing as mp
@@ -85,7 +93,7 @@ def label_corners(scene: render.Scene, corners: list[detect.Corner]) -> list[int
             continue
         i, k = divmod(int(hits[-1]), 2)  # the last card drawn that claims it
         t = scene.cards[i]
-        scale_err = abs(c.width / w[i, k] - 1)
+        scale_err = abs(c.card_width / w[i, k] - 1)  # the card the crop implies (index_scale)
         lab: int | None
         if not t.face_up or scale_err > 0.3:
             lab = NOT_INDEX  # a back, or a crop at the wrong scale: refuse it
@@ -113,20 +121,30 @@ def training_scene(rng: np.random.Generator, decks, small: float = 0.0) -> rende
 
 
 def scene_samples(seed: int, decks=render.TRAIN_DECKS, jitter: int = 1, keep_negatives: float = 0.4,
-                  color: bool = False, small: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+                  color: bool = False, small: float = 0.0,
+                  index_scales: tuple[float, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Crops and labels from one seeded scene (a random share ``keep_negatives`` of the
     "not an index" crops is kept: the proposers make about four of them per index crop).
 
     ``small``: the share of scenes whose cards are drawn :data:`SMALL_CARDS` wide
-    (:func:`training_scene`)."""
+    (:func:`training_scene`). ``index_scales``: decks printing a jumbo index (``--decks jumbo``):
+    each scene's corners are proposed and cropped at an index scale drawn from this range times
+    the width, as a camera with that ``camera.index_scale`` proposes them
+    (:attr:`vision.detect.Corner.index_scale`), and labelled by the card each implies."""
     rng = np.random.default_rng(seed)
     scene = training_scene(rng, decks, small)
+    scale = 1.0 if index_scales is None else float(rng.uniform(*index_scales))
+
+    def scaled(corners: list[detect.Corner]) -> list[detect.Corner]:
+        return corners if scale == 1.0 else [dataclasses.replace(c, index_scale=scale) for c in corners]
+
     if rng.random() < 0.5:  # the width as a table file gives it
-        corners = detect.find_corners(scene.image, scene.card_width)
+        corners = scaled(detect.find_corners(scene.image, scene.card_width * scale))
     else:  # the width ladder the recogniser tries when it has no width: right and wrong rungs
         masks = detect.card_masks(scene.image)
         rungs = rng.choice(len(detect.WIDTH_LADDER), 2, replace=False)
-        corners = [c for k in rungs for c in detect.find_corners(scene.image, detect.WIDTH_LADDER[k], masks=masks)]
+        corners = [c for k in rungs
+                   for c in scaled(detect.find_corners(scene.image, detect.WIDTH_LADDER[k] * scale, masks=masks))]
     labels = label_corners(scene, corners)
     crops, ys = [], []
     for c, lab in zip(corners, labels):
@@ -144,19 +162,32 @@ def scene_samples(seed: int, decks=render.TRAIN_DECKS, jitter: int = 1, keep_neg
     return np.stack(crops), np.array(ys, np.int64)
 
 
+JUMBO_FACTORS = (1.5, 2.1)
+"""How many times as large as its standard index each deck of ``--decks jumbo`` prints its index
+(each deck its own factor: :func:`vision.render.jumbo_decks`)."""
+JUMBO_INDEX_SCALES = (1.2, 1.55)
+"""The ``camera.index_scale`` each scene of ``--decks jumbo`` is proposed and cropped at (drawn per
+scene): the scales ``cardroom vision calibrate`` advises for such decks read with the standard model."""
+JUMBO_CALIBRATION_SCALE = 1.35
+"""The index scale the jumbo model's threshold is calibrated at (the validation scenes read at their
+card width, as a configured camera reads)."""
 DECK_SETS = {"train": render.TRAIN_DECKS, "train+mix": render.TRAIN_DECKS + render.MIX_DECKS,
              "train+mix2": render.TRAIN_DECKS + render.MIX_DECKS + render.MIX2_DECKS,
              "train+mixl": render.TRAIN_DECKS + render.MIX_DECKS + render.LAYOUT_DECKS,
              "train+mix2+mixl": render.TRAIN_DECKS + render.MIX_DECKS + render.MIX2_DECKS + render.LAYOUT_DECKS,
              "train+mixr": render.TRAIN_DECKS + render.MIX_DECKS + render.LAYOUT_DECKS + render.INDEX_DECKS,
+             "jumbo": render.jumbo_decks(render.TRAIN_DECKS + render.MIX_DECKS + render.MIX2_DECKS, JUMBO_FACTORS),
              "unseen": render.UNSEEN_DECKS}
 """Deck sets by name: ``train`` (the named training decks, the benchmark's "seen" set),
 ``train+mix`` (with :data:`vision.render.MIX_DECKS`, what ``--decks mix`` trains on), ``train+mix2``
 (also :data:`vision.render.MIX2_DECKS`, ``--decks mix2``), ``train+mixl`` (the named, the mixed and
 :data:`vision.render.LAYOUT_DECKS`, ``--decks mixl``), ``train+mix2+mixl`` (all of those: for the body-suit
 model, ``--suit-decks``), ``train+mixr`` (``train+mixl`` and :data:`vision.render.INDEX_DECKS`, whose indices
-and stock vary as printed decks' do: ``--decks mixr``), ``unseen``."""
-DECKS_FLAG = {"base": "train", "mix": "train+mix", "mix2": "train+mix2", "mixl": "train+mixl", "mixr": "train+mixr"}
+and stock vary as printed decks' do: ``--decks mixr``), ``jumbo`` (the decks of ``train+mix2`` printing a
+"jumbo index", each :data:`JUMBO_FACTORS` times as large: ``--decks jumbo``, a model for rooms that deal
+such decks, read with ``camera.index_scale`` :data:`JUMBO_INDEX_SCALES`), ``unseen``."""
+DECKS_FLAG = {"base": "train", "mix": "train+mix", "mix2": "train+mix2", "mixl": "train+mixl", "mixr": "train+mixr",
+              "jumbo": "jumbo"}
 """``--decks`` values and the deck sets they train on."""
 SMALL_CARDS = (52.0, 80.0)
 """Card widths (pixels) of the small-card scenes ``--small-cards`` adds: a whole table seen by one
@@ -170,8 +201,9 @@ def _worker(args):
     seeds, decks_name, color, jitter, small = args
     decks = DECK_SETS[decks_name]
     xs, ys = [], []
+    scales = JUMBO_INDEX_SCALES if decks_name == "jumbo" else None
     for s in seeds:
-        x, y = scene_samples(s, decks, jitter=jitter, color=color, small=small)
+        x, y = scene_samples(s, decks, jitter=jitter, color=color, small=small, index_scales=scales)
         xs.append(x)
         ys.append(y)
     return np.concatenate(xs), np.concatenate(ys)
@@ -451,6 +483,8 @@ def train(args) -> int:
         pick = np.random.default_rng(args.seed).choice(len(x_va), min(3000, len(x_va)), replace=False)
         modelfile.quantize(pathlib.Path(args.out), pathlib.Path(args.out), x_va[pick])
         print(f"quantized to int8: {pathlib.Path(args.out).stat().st_size / 1e6:.2f} MB", flush=True)
+    if args.decks == "jumbo":  # read only at the index scales it was cropped at (the recogniser refuses others)
+        set_metadata(pathlib.Path(args.out), "index_scales", f"{JUMBO_INDEX_SCALES[0]:g} {JUMBO_INDEX_SCALES[1]:g}")
     stats = {"train_crops": int(len(x_tr)), "epoch_crops": per_epoch, "val_crops": int(len(x_va)), "val_acc": float(acc),
              "crops_file": str(cache),
              "data_minutes": round(t_data / 60, 1), "scenes": args.scenes, "epochs": args.epochs, "decks": args.decks,
@@ -458,7 +492,8 @@ def train(args) -> int:
              "bf16": bf16, "device": args.device}
     if args.calib_scenes:  # a member of an ensemble is calibrated as part of the ensemble instead
         threshold, scene_stats = calibrate_scenes(pathlib.Path(args.out), args.calib_scenes, workers=args.workers,
-                                                  floor=args.floor, max_wrong=args.max_wrong)
+                                                  floor=args.floor, max_wrong=args.max_wrong,
+                                                  jumbo=args.decks == "jumbo")
         set_threshold(pathlib.Path(args.out), threshold)
         print(f"scene threshold {threshold:.4f} {json.dumps(scene_stats)}", flush=True)
         stats.update(threshold=threshold, calibration=scene_stats)
@@ -552,7 +587,7 @@ def train_ensemble(args) -> int:  # type: ignore[no-untyped-def]
         print(f"no front gate: {e}", flush=True)
         front = {"skipped": str(e)}
     threshold, scene_stats = calibrate_scenes(out, args.calib_scenes, floor=floor, max_wrong=args.max_wrong,
-                                              workers=args.workers)
+                                              workers=args.workers, jumbo=set(sets) == {"jumbo"})
     set_threshold(out, threshold)
     print(f"scene threshold {threshold:.4f} {json.dumps(scene_stats)}", flush=True)
     stats = {"members": [json.loads(p.with_suffix(".json").read_text()) for p in paths],
@@ -698,19 +733,21 @@ def calibrate(probs: np.ndarray, y: np.ndarray, max_wrong: float = 2e-4, floor: 
 
 
 def scene_reads(model_path: pathlib.Path, decks, seeds, threshold: float | None = None, workers: int = 1,
-                ) -> tuple[list[tuple[float, bool]], int]:
+                index_scale: float | None = None) -> tuple[list[tuple[float, bool]], int]:
     """Run the whole recogniser on rendered scenes: ``([(confidence, right)], readable cards)`` for
     every card read (any confidence), ``right`` when a face-up card of that name lies there.
     ``threshold``: the recogniser's own (default: the model file's); the width search and the second
     look depend on it, so the reads do too. ``workers``: processes sharing the scenes (the reads
-    come back in the order of ``seeds`` whatever the number)."""
+    come back in the order of ``seeds`` whatever the number). ``index_scale``: each scene read at
+    its own card width with this ``camera.index_scale``, as a configured camera reads (default: the
+    width searched, index scale 1)."""
     seeds = list(seeds)
     workers = max(1, min(workers, len(seeds)))
     if workers == 1:
-        per_seed, readable = _scene_reads_one(model_path, decks, seeds, threshold)
+        per_seed, readable = _scene_reads_one(model_path, decks, seeds, threshold, index_scale)
     else:  # worker i reads seeds i, i + workers, ...: put them back in place
         with PROCESSES.Pool(workers) as pool:
-            parts = pool.starmap(_scene_reads_one, [(model_path, decks, seeds[i::workers], threshold)
+            parts = pool.starmap(_scene_reads_one, [(model_path, decks, seeds[i::workers], threshold, index_scale)
                                                     for i in range(workers)])
         per_seed = [[] for _ in seeds]
         for i, (mine, _) in enumerate(parts):
@@ -719,7 +756,7 @@ def scene_reads(model_path: pathlib.Path, decks, seeds, threshold: float | None 
     return [x for r in per_seed for x in r], readable
 
 
-def _scene_reads_one(model_path, decks, seeds, threshold):  # type: ignore[no-untyped-def]
+def _scene_reads_one(model_path, decks, seeds, threshold, index_scale=None):  # type: ignore[no-untyped-def]
     import cv2
 
     from vision.recognize import OnnxRecognizer
@@ -727,11 +764,14 @@ def _scene_reads_one(model_path, decks, seeds, threshold):  # type: ignore[no-un
     cv2.setNumThreads(1)
     # the model calibrated alone, with the body-suit model but no layout index model: a layout model
     # is itself calibrated this way, and the threshold of the index classifier is its own reads'
-    rec = OnnxRecognizer(model_path, threads=1, threshold=threshold, layout_model_path=None)
+    rec = OnnxRecognizer(model_path, threads=1, threshold=threshold, layout_model_path=None,
+                         index_scale=index_scale or 1.0)
     per_seed: list[list[tuple[float, bool]]] = []
     readable = 0
     for seed in seeds:
         scene = training_scene(np.random.default_rng(seed), decks)
+        if index_scale is not None:
+            rec.card_width = scene.card_width
         readable += sum(t.readable for t in scene.cards)
         centres = np.array([t.center for t in scene.cards])
         mine: list[tuple[float, bool]] = []
@@ -751,7 +791,7 @@ CALIBRATION_STEP = 0.005
 
 
 def calibrate_scenes(model_path: pathlib.Path, n: int = 300, max_wrong: float = MAX_WRONG, floor: float = 0.995,
-                     workers: int = 2) -> tuple[float, dict]:
+                     workers: int = 2, jumbo: bool = False) -> tuple[float, dict]:
     """Threshold from whole held-out validation scenes of the training decks (seeds
     ``[60606, i]``, used by nothing else): the smallest threshold, at least ``floor``, at which wrong
     reads per readable card are at most ``max_wrong``: half the target of 1 in 1,000, since a
@@ -770,12 +810,18 @@ def calibrate_scenes(model_path: pathlib.Path, n: int = 300, max_wrong: float = 
     the body-suit model in ``models/`` when there is one (cards it confirms below the threshold
     count as reads at the threshold, and their mistakes count too). The shipped threshold, 0.96, was
     calibrated before that model existed; calibrated again with it (sixteenth session) it is the
-    same: 94.3% right and 1 wrong on the 600 scenes (93.1% and 1 without it)."""
+    same: 94.3% right and 1 wrong on the 600 scenes (93.1% and 1 without it).
+
+    ``jumbo``: a model of ``--decks jumbo``, calibrated on the named decks printing their jumbo index
+    (:data:`JUMBO_FACTORS`), read at each scene's card width with index scale
+    :data:`JUMBO_CALIBRATION_SCALE`, as a room's configured camera reads them."""
     seeds = [[60606, i] for i in range(n)]
+    decks = render.jumbo_decks(render.TRAIN_DECKS, JUMBO_FACTORS) if jumbo else render.TRAIN_DECKS
+    scale = JUMBO_CALIBRATION_SCALE if jumbo else None
     steps = int(math.floor((0.9999 - floor) / CALIBRATION_STEP + 1e-9))
     candidates = [round(floor + k * CALIBRATION_STEP, 4) for k in range(steps + 1)] + [0.9999]
     for t in candidates:
-        reads, readable = scene_reads(model_path, render.TRAIN_DECKS, seeds, threshold=t, workers=workers)
+        reads, readable = scene_reads(model_path, decks, seeds, threshold=t, workers=workers, index_scale=scale)
         conf = np.array([c for c, _ in reads], float)
         ok = np.array([r for _, r in reads], bool)
         right, wrong = int(((conf >= t) & ok).sum()), int(((conf >= t) & ~ok).sum())
@@ -786,6 +832,20 @@ def calibrate_scenes(model_path: pathlib.Path, n: int = 300, max_wrong: float = 
             break
     return t, {"val_scenes": n, "readable": readable, "right_pct": round(100 * right / max(readable, 1), 1),
                "wrong": wrong}
+
+
+def set_metadata(path: pathlib.Path, key: str, value: str) -> None:
+    """Write ``key`` = ``value`` into the model file's metadata (replacing it where it is there)."""
+    import onnx
+
+    m = onnx.load(str(path))
+    for p in m.metadata_props:
+        if p.key == key:
+            p.value = value
+            break
+    else:
+        m.metadata_props.add(key=key, value=value)
+    onnx.save_model(m, str(path), save_as_external_data=False)
 
 
 def set_threshold(path: pathlib.Path, threshold: float) -> None:
@@ -911,7 +971,8 @@ def main(argv=None) -> int:
     _require_fonts()
     if args.calibrate_only:
         threshold, scene_stats = calibrate_scenes(pathlib.Path(args.calibrate_only), args.calib_scenes,
-                                                  floor=args.floor, max_wrong=args.max_wrong, workers=args.workers)
+                                                  floor=args.floor, max_wrong=args.max_wrong, workers=args.workers,
+                                                  jumbo=args.decks == "jumbo")
         set_threshold(pathlib.Path(args.calibrate_only), threshold)
         print(f"scene threshold {threshold:.4f} {json.dumps(scene_stats)}")
         return 0
