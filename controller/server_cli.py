@@ -67,6 +67,9 @@ def _camera(cfg: Any, base: pathlib.Path, service: Any) -> Any:
     if cam.index_scale != 1.0:  # a deck printing a larger (or smaller) index than the trained decks
         print(f"camera: index_scale {cam.index_scale:g}: cards read at {cam.index_scale:g} times their width "
               f"and placed at it")
+    if link.recognizer.index_scales is not None:  # the jumbo-index model: right for such decks only
+        print(f"camera: {model.name} reads decks that print a jumbo index, and misreads standard decks "
+              f"(`cardroom vision calibrate` says which the table deals)")
     for z in cam.zones:  # a seat zone of its own card width
         if z.card_width is not None:
             print(f"camera seat {z.seat}: {resolution.line(z.card_width)}")

@@ -186,6 +186,12 @@ def test_serve_builds_the_camera_link_at_the_configured_index_scale(capsys) -> N
     assert link.camera.index_scale == 1.35 and link.recognizer.index_scale == 1.35
     said = capsys.readouterr().out
     assert "camera: index_scale 1.35: cards read at 1.35 times their width and placed at it" in said
+    assert "misreads standard decks" not in said
+    cam["model"] = "models/card_index_jumbo.onnx"  # the jumbo-index model: said at start, what it is for
+    link = server_cli._camera(types.SimpleNamespace(camera=cam), REPO, None)
+    assert link.recognizer.index_scales == (1.2, 1.55)
+    assert ("camera: card_index_jumbo.onnx reads decks that print a jumbo index, and misreads standard decks"
+            in capsys.readouterr().out)
 
 
 def test_r2_the_jumbo_index_model_identifies_more_seats_of_a_jumbo_table() -> None:
@@ -203,7 +209,7 @@ def test_r2_the_jumbo_index_model_identifies_more_seats_of_a_jumbo_table() -> No
                                                                              "index_scale": 1.35})
     standard = OnnxRecognizer(threads=1, index_scale=1.35)
     jumbo = OnnxRecognizer(DEFAULT_MODEL.with_name("card_index_jumbo.onnx"), threads=1, index_scale=1.35)
-    assert jumbo.threshold == 0.995 and jumbo.index_scales == (1.2, 1.55)
+    assert jumbo.threshold == 0.95 and jumbo.index_scales == (1.2, 1.55) and not jumbo.body_raises
     for seed in ([9000, 1], [9000, 4]):
         scene = _jumbo_table(seed)
         truth = {s: sorted(t.card for t in scene.cards if t.seat == s) for s in range(1, 11)}
@@ -289,3 +295,25 @@ def test_r2_calibrate_advises_the_jumbo_index_model_for_a_jumbo_deck_and_the_sta
     assert line.endswith('set model = "models/card_index.onnx" and index_scale = 1 in [camera] '
                          '(the deck prints a standard index)'), line
     assert model_line(standard, standard_cfg).endswith("keep camera.model as it is")
+
+
+def test_r2_with_the_jumbo_index_model_no_read_the_body_raised_stands() -> None:
+    """The body models learnt standard indices, whose regions they blank; a jumbo index reaches past
+    them into the body crop (on the jumbo benchmark's tables a 6h read unsure at its index became a 5h
+    the body confirmed, a wrong seat). With the jumbo-index model a read the body raised, settled or
+    turned is unreadable (still a card there); reads sure at the index stand, and the standard model
+    keeps the body's word."""
+    from controller.cards import Card
+    from vision.recognize import DEFAULT_MODEL, Detection, OnnxRecognizer
+
+    q = ((0.0, 0.0), (72.0, 0.0), (72.0, 100.0), (0.0, 100.0))
+    raised = Detection(Card.parse("5h"), 0.95, q, 1, confirmed_by_body=True)
+    sure = Detection(Card.parse("Jc"), 0.999, tuple((x + 200.0, y) for x, y in q), 1)
+    jumbo = OnnxRecognizer(DEFAULT_MODEL.with_name("card_index_jumbo.onnx"), threads=1, index_scale=1.35)
+    out = jumbo._in_focus([raised, sure], None)  # type: ignore[arg-type]
+    assert out[0].card is None and not out[0].confirmed_by_body and not out[0].out_of_focus
+    assert out[1] == sure
+    standard = OnnxRecognizer(threads=1, index_scale=1.35)
+    assert standard.body_raises
+    standard.focus_limit = None  # (no edge measure: the body's word as it is)
+    assert standard._in_focus([raised, sure], None) == [raised, sure]  # type: ignore[arg-type]

@@ -963,6 +963,10 @@ class OnnxRecognizer:
             raise ValueError(f"{model_path}: a model for decks that print a jumbo index, read at index_scale "
                              f"{lo:g} to {hi:g}, not {index_scale:g} (set camera.index_scale; "
                              f"`cardroom vision calibrate` measures it)")
+        self.body_raises = self.index_scales is None
+        """Whether a read the body models raised to the threshold, settled or turned
+        (``confirmed_by_body``) stands. Not for a jumbo-index model: the body models learnt standard
+        indices, whose regions they blank, and a jumbo index reaches past them into the body crop."""
         self.threshold = float(threshold if threshold is not None else meta.get("threshold", DEFAULT_THRESHOLD))
         self.card_width = card_width
         self.index_scale = index_scale
@@ -1908,7 +1912,12 @@ class OnnxRecognizer:
         clubs for spades; the body's refusals stand. The limit grows for a card wider than the
         training scenes' (:func:`vision.focus.limit_for`). The edges are measured only when there
         is such a read."""
-        if self.focus_limit is None or not any(d.confirmed_by_body and d.card is not None for d in dets):
+        if not any(d.confirmed_by_body and d.card is not None for d in dets):
+            return dets
+        if not self.body_raises:
+            return [dataclasses.replace(_unread(d), confirmed_by_body=False)
+                    if d.confirmed_by_body and d.card is not None else d for d in dets]
+        if self.focus_limit is None:
             return dets
         edge = masks.edge_width()
         return [dataclasses.replace(_unread(d), confirmed_by_body=False, out_of_focus=True)

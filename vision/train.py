@@ -17,13 +17,12 @@
                                          # threshold only (the shipped file's: 600 scenes)
     python -m vision.train --device cuda --threads 16 --workers 16   # the same recipe, trained on a GPU
                                          # (rendering, quantising and calibration on the CPU's cores)
-    python -m vision.train --decks jumbo --no-suit --seed 4 --epochs 8 --out var/jumbo/card_index_jumbo.onnx \
-        --cache-dir var/jumbo --stats var/jumbo/stats.json   # the jumbo-index model (decks printing
-                                         # their index 1.5 to 2.1 times as large, cropped at index
-                                         # scales 1.2 to 1.55); then --front-gate-only it with
-                                         # --decks jumbo --scenes 2000 --val-scenes 300 --out
-                                         # models/card_index_jumbo.onnx, and --calibrate-only that
-                                         # with --decks jumbo --calib-scenes 600 (models/README.md)
+    python -m vision.train --decks jumbo,jumbo --no-suit --seed 4 --out var/jumbo/card_index_jumbo.onnx \
+        --cache-dir var/jumbo --stats var/jumbo/stats.json   # the jumbo-index model: two members
+                                         # on decks printing their index 1.5 to 2.1 times as large,
+                                         # cropped at index scales 1.2 to 1.55, and a front gate;
+                                         # copied to models/card_index_jumbo.onnx and calibrated
+                                         # with --calibrate-only ... --decks jumbo --calib-scenes 600
     python -m vision.train --input color ...   # BGR crops, 3-channel model (tried, not shipped)
     python -m vision.train --small-cards 0.5 ...   # half the scenes with small cards (tried, not shipped)
 
