@@ -19,7 +19,7 @@ read right but placed at the wrong size counts wrong. Modes:
 
 ``--model``: the index model the jumbo decks are read with in those three modes (the standard mode
 always reads with the shipped one): ``models/card_index_jumbo.onnx``, trained on jumbo indices for
-the rooms that deal them (``python -m vision.train --decks jumbo``), against the shipped model. The
+the rooms that deal them (``python -m vision.train --decks jumbo,jumbo``), against the shipped model. The
 recogniser runs that model only at the index scales it was trained at (1.2 to 1.55): the jumbo mode
 reports it refused, and the search mode is given ``--index-scale`` (the width search proposes at its
 own widths whatever the scale).

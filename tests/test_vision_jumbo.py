@@ -196,7 +196,7 @@ def test_serve_builds_the_camera_link_at_the_configured_index_scale(capsys) -> N
 
 def test_r2_the_jumbo_index_model_identifies_more_seats_of_a_jumbo_table() -> None:
     """``models/card_index_jumbo.onnx`` (trained on decks printing a jumbo index, ``python -m vision.train
-    --decks jumbo``) at ``index_scale = 1.35``: on two jumbo tables where the standard model at the same
+    --decks jumbo,jumbo``) at ``index_scale = 1.35``: on two jumbo tables where the standard model at the same
     scale names 5 and 6 of the 10 seats, it names 8 on each, every one with its own two cards."""
     import cv2
 

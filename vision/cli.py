@@ -328,8 +328,8 @@ def index_scale_report(frame, cam, widths: list[float], recognizer=None,  # type
 
 
 JUMBO_MODEL = "models/card_index_jumbo.onnx"
-"""The index model trained on decks that print a jumbo index (``python -m vision.train --decks jumbo``),
-as a table file names it (``camera.model``)."""
+"""The index model trained on decks that print a jumbo index (``python -m vision.train --decks
+jumbo,jumbo``), as a table file names it (``camera.model``)."""
 JUMBO_MODEL_SCALES = (1.2, 1.35, 1.55)
 """The index scales ``vision calibrate`` reads the frame at with :data:`JUMBO_MODEL` (those it was
 trained at: :data:`vision.train.JUMBO_INDEX_SCALES`; calibrated at the middle one, which reads the

@@ -314,6 +314,7 @@ REAL_DECKS: tuple[DeckStyle, ...] = tuple(
 :data:`vision.fetch_deck.DEBIAN_DECKS`): GPL art (``kde-tigullio`` LGPL), so for evaluation only,
 the benchmark's ``real`` set; no training deck set includes them."""
 
+
 def jumbo_decks(decks: Sequence[DeckStyle], factor: float | tuple[float, float]) -> tuple[DeckStyle, ...]:
     """``decks`` drawn again with a "jumbo index" (rank and suit ``factor`` times as large; pips and
     pictures as they were), each named ``<name>-jumbo``, as the jumbo-index decks card rooms deal.
