@@ -718,3 +718,56 @@ def test_r3_a_sure_club_stands_where_its_body_leans_to_spades_under_the_veto_bar
     monkeypatch.setattr(R, "TWIN_VETO_SUIT", 0.75)
     before = _sure(recognizer, scene.image)
     assert "3c" not in before and "3s" not in before and set(before) <= set(now)
+
+
+def test_a_model_file_missing_or_not_a_model_is_a_clear_error_naming_it(tmp_path, capsys):
+    """A table file or a command line naming a model file that is not there, is not ONNX, is cut
+    short, or is another kind of model: the recogniser raises an error naming the file (no
+    onnxruntime traceback), ``vision read`` and ``vision check`` exit 2 with it, and ``cardroom serve``
+    exits 2 before anything starts (``cardroom serve: camera: ...``)."""
+    import os
+    import subprocess
+    import sys
+
+    import cv2
+
+    from controller.cli import main
+    from vision.recognize import OnnxRecognizer
+
+    junk = tmp_path / "junk.onnx"
+    junk.write_text("not a model")
+    cut = tmp_path / "cut.onnx"
+    cut.write_bytes(MODEL.read_bytes()[:1000])
+    with pytest.raises(FileNotFoundError, match=r"nosuch\.onnx: no such index model"):
+        OnnxRecognizer(tmp_path / "nosuch.onnx")
+    for bad in (junk, cut):
+        with pytest.raises(ValueError, match=rf"{bad.name}: onnxruntime cannot load it as the index model \("):
+            OnnxRecognizer(bad)
+    with pytest.raises(ValueError, match=r"junk\.onnx: onnxruntime cannot load it as the body-suit model"):
+        OnnxRecognizer(MODEL, suit_model_path=junk)
+    with pytest.raises(ValueError, match=r"card_suit\.onnx: model input \(90, 64\) does not match crops"):
+        OnnxRecognizer(REPO / "models" / "card_suit.onnx")
+    img = tmp_path / "frame.png"
+    cv2.imwrite(str(img), np.full((120, 160, 3), 40, np.uint8))
+    capsys.readouterr()
+    assert main(["vision", "read", str(img), "--model", str(junk)]) == 2
+    assert f"{junk}: onnxruntime cannot load it as the index model" in capsys.readouterr().err
+    text = (REPO / "config" / "table.toml").read_text()
+    cfg = tmp_path / "table.toml"
+    gone = f'model = "{(tmp_path / "gone.onnx").as_posix()}"'
+    cfg.write_text(text.replace('model = "models/card_index.onnx"', gone, 1))
+    assert main(["vision", "check", str(img), "--config", str(cfg)]) == 2
+    assert "gone.onnx: no such index model" in capsys.readouterr().err
+    cfg.write_text(text.replace('model = "models/card_index.onnx"', gone + f'\nmodel_sha256 = "{"0" * 64}"', 1))
+    assert main(["vision", "check", str(img), "--config", str(cfg)]) == 2  # its digest cannot be taken either
+    assert f"camera.model in {cfg}: " in capsys.readouterr().err
+    cfg.write_text(text.replace('model = "models/card_index.onnx"', f'model = "{junk.as_posix()}"', 1)
+                   .replace("demo = true", "demo = false")
+                   .replace('database = "var/table.db"', f'database = "{(tmp_path / "t.db").as_posix()}"'))
+    env = {**os.environ, **{f"CARDROOM_{r}_TOKEN": f"{r.lower()}-token-0123456789"
+                            for r in ("DEALER", "SURVEILLANCE", "BROADCAST")}}
+    proc = subprocess.run([sys.executable, "-m", "controller", "serve", "--config", str(cfg)], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert "cardroom serve: camera: " in proc.stderr and "onnxruntime cannot load it as the index model" in proc.stderr
+    assert "Traceback" not in proc.stderr

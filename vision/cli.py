@@ -94,7 +94,7 @@ def cmd_read(args) -> int:
         return _fail(f"{args.image}: not a readable image")
     try:
         rec = _recognizer(args)
-    except ValueError as exc:  # an --index-scale out of range
+    except (OSError, ValueError) as exc:  # an --index-scale out of range, a model file missing or not a model
         return _fail(str(exc))
     dets = rec.recognize(frame)
     if args.json:
@@ -129,12 +129,15 @@ def cmd_check(args) -> int:
         return _fail(str(exc))
     model = resolve(cfg_path, cam.model)
     if cam.model_sha256 and not args.model:
-        digest = hashlib.sha256(pathlib.Path(model).read_bytes()).hexdigest()
+        try:
+            digest = hashlib.sha256(pathlib.Path(model).read_bytes()).hexdigest()
+        except OSError as exc:
+            return _fail(f"camera.model in {cfg_path}: {model}: {exc.strerror or exc}")
         if digest != cam.model_sha256:
             return _fail(f"{model}: SHA-256 {digest} does not match camera.model_sha256 in {cfg_path}")
     try:
         rec = _recognizer(args, model, cam.threshold, cam.card_width, cam.index_scale)
-    except ValueError as exc:  # an --index-scale out of range
+    except (OSError, ValueError) as exc:  # an --index-scale out of range, a model file missing or not a model
         return _fail(str(exc))
     watcher = TableWatcher(cam, rec, args.threshold)
     try:

@@ -919,9 +919,24 @@ def _optional_session(path: str | pathlib.Path | None, default: pathlib.Path, wh
 
     if path is None or (path == default and not default.exists()):
         return None
-    if not pathlib.Path(path).exists():
+    return model_session(path, what, opts, **kwargs)
+
+
+def model_session(path: str | pathlib.Path, what: str, opts, **kwargs):  # type: ignore[no-untyped-def]
+    """An onnxruntime session of the model file ``path`` (a ``what``: "index model", ...). No such
+    file is a ``FileNotFoundError`` and a file onnxruntime cannot load (not ONNX, cut short, another
+    kind of model) a ``ValueError``, each naming the file, for the command line and the table file's
+    checks to report (not an onnxruntime traceback)."""
+    import onnxruntime as ort
+    from onnxruntime.capi import onnxruntime_pybind11_state as ort_errors
+
+    if not pathlib.Path(path).is_file():
         raise FileNotFoundError(f"{path}: no such {what}")
-    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"], **kwargs)
+    try:
+        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"], **kwargs)
+    except (ort_errors.InvalidProtobuf, ort_errors.InvalidGraph, ort_errors.InvalidArgument, ort_errors.Fail,
+            ort_errors.NoSuchFile) as e:
+        raise ValueError(f"{path}: onnxruntime cannot load it as the {what} ({str(e).strip()})") from None
 
 
 class OnnxRecognizer:
@@ -942,8 +957,7 @@ class OnnxRecognizer:
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(str(model_path), opts, providers=["CPUExecutionProvider"],
-                                            disabled_optimizers=KEEP_FLOAT_POOLING)
+        self.session = model_session(model_path, "index model", opts, disabled_optimizers=KEEP_FLOAT_POOLING)
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
         self.input_hw = (int(inp.shape[2]), int(inp.shape[3]))
