@@ -979,7 +979,7 @@ class OnnxRecognizer:
                              f"`cardroom vision calibrate` measures it)")
         self.body_raises = self.index_scales is None
         """Whether a read the body models raised to the threshold, settled or turned
-        (``confirmed_by_body``) stands. Not for a jumbo-index model: the body models learnt standard
+        (``confirmed_by_body``) stands (:meth:`_trusted`). Not for a jumbo-index model: the body models learnt standard
         indices, whose regions they blank, and a jumbo index reaches past them into the body crop."""
         self.threshold = float(threshold if threshold is not None else meta.get("threshold", DEFAULT_THRESHOLD))
         self.card_width = card_width
@@ -1777,7 +1777,7 @@ class OnnxRecognizer:
             out[k] = one_place_per_card(self._assemble(*per_job[k], colour, veto=False), stock, self.threshold)
         self._twin_veto([out[k] for k, _, _ in batch], colour)  # type: ignore[misc]
         for k, _, _ in batch:
-            out[k] = self._in_focus(out[k], jobs[k][1])  # type: ignore[arg-type]
+            out[k] = self._trusted(out[k], jobs[k][1])  # type: ignore[arg-type]
         if wanted is not None:
             more: list[tuple[int, list[detect.Corner]]] = []
             for k, width, cs in batch:
@@ -1806,7 +1806,7 @@ class OnnxRecognizer:
                 at += len(extra)
             self._twin_veto([out[k] for k, _ in more], colour)  # type: ignore[misc]
             for k, _ in more:
-                out[k] = self._in_focus(out[k], jobs[k][1])  # type: ignore[arg-type]
+                out[k] = self._trusted(out[k], jobs[k][1])  # type: ignore[arg-type]
         return [d if d is not None else [] for d in out]
 
     def recognize_masks(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None = None,
@@ -1831,7 +1831,7 @@ class OnnxRecognizer:
             corners = self._scaled(detect.find_corners(frame, width * self.index_scale, roi, masks, felt))
             stock = detect.stock_frame(frame.shape, [(roi, masks)])
             dets = self._assemble(corners, self.read_corners(frame, corners, stock=stock), frame)
-            return self._in_focus(one_place_per_card(dets, stock, self.threshold), masks)
+            return self._trusted(one_place_per_card(dets, stock, self.threshold), masks)
         dets = self._search_width(frame, roi, masks, felt)[1]
         if self._any_sure(dets):
             return dets
@@ -1916,7 +1916,17 @@ class OnnxRecognizer:
             dets = self._assemble(corners, readings, frame)
         dets = [fit_to_stock(d, stock) if d.card is not None and d.confidence >= self.threshold else d
                 for d in dets]
-        return best, self._in_focus(one_place_per_card(dets, stock, self.threshold), masks)
+        return best, self._trusted(one_place_per_card(dets, stock, self.threshold), masks)
+
+    def _trusted(self, dets: list[Detection], masks: detect.Masks) -> list[Detection]:
+        """``dets`` of the region of ``masks`` with the body models' word kept only where it can be
+        taken: with a jumbo-index model none (:attr:`body_raises`: every read the body raised, settled
+        or turned made unreadable, still a card there), elsewhere not in a region out of focus
+        (:meth:`_in_focus`)."""
+        if self.body_raises:
+            return self._in_focus(dets, masks)
+        return [dataclasses.replace(_unread(d), confirmed_by_body=False) if d.confirmed_by_body and d.card is not None
+                else d for d in dets]
 
     def _in_focus(self, dets: list[Detection], masks: detect.Masks) -> list[Detection]:
         """``dets`` of the region of ``masks``, where that region is out of focus (its card edges
@@ -1926,12 +1936,7 @@ class OnnxRecognizer:
         clubs for spades; the body's refusals stand. The limit grows for a card wider than the
         training scenes' (:func:`vision.focus.limit_for`). The edges are measured only when there
         is such a read."""
-        if not any(d.confirmed_by_body and d.card is not None for d in dets):
-            return dets
-        if not self.body_raises:
-            return [dataclasses.replace(_unread(d), confirmed_by_body=False)
-                    if d.confirmed_by_body and d.card is not None else d for d in dets]
-        if self.focus_limit is None:
+        if self.focus_limit is None or not any(d.confirmed_by_body and d.card is not None for d in dets):
             return dets
         edge = masks.edge_width()
         return [dataclasses.replace(_unread(d), confirmed_by_body=False, out_of_focus=True)
