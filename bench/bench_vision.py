@@ -288,7 +288,7 @@ def main(argv=None) -> int:
 
     from vision import render
     from vision.recognize import (DEFAULT_LAYOUT_MODEL, DEFAULT_MODEL, DEFAULT_SUIT_LAYOUT_MODEL, DEFAULT_SUIT_MODEL,
-                                  OnnxRecognizer)
+                                  DEFAULT_WHOLE_MODEL, OnnxRecognizer)
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=300)
@@ -302,6 +302,9 @@ def main(argv=None) -> int:
     ap.add_argument("--suit-layout-model", default=str(DEFAULT_SUIT_LAYOUT_MODEL),
                     help="the second body-suit model, trained with the layout decks (asked what the first leaves "
                          "unconfirmed), or 'none' to read without it")
+    ap.add_argument("--whole-model", default=str(DEFAULT_WHOLE_MODEL),
+                    help="the whole-card model (asked about the places left unsure or contested), or 'none' to "
+                         "read without it")
     ap.add_argument("--body-confirm", type=float, default=None,
                     help="what the body must give a suit to settle a club-against-spade contest "
                          "(default: the body-suit model's own)")
@@ -323,11 +326,13 @@ def main(argv=None) -> int:
     suit = None if args.suit_model == "none" else args.suit_model
     layout = None if args.layout_model == "none" else args.layout_model
     suit_layout = None if args.suit_layout_model == "none" else args.suit_layout_model
+    whole = None if args.whole_model == "none" else args.whole_model
     try:
         rec = OnnxRecognizer(args.model, threads=1, suit_model_path=suit, layout_model_path=layout,
-                             suit_layout_model_path=suit_layout)
-    except FileNotFoundError as e:
-        ap.error(f"--suit-model / --layout-model / --suit-layout-model: {e} ('none' reads without it)")
+                             suit_layout_model_path=suit_layout, whole_model_path=whole)
+    except (FileNotFoundError, ValueError) as e:
+        ap.error(f"--suit-model / --layout-model / --suit-layout-model / --whole-model: {e} ('none' reads "
+                 "without it)")
     if args.body_confirm is not None:
         rec.body_confirm = args.body_confirm
     out = {"date": time.strftime("%Y-%m-%d"), "model": pathlib.Path(args.model).name, "threshold": rec.threshold,
@@ -335,7 +340,8 @@ def main(argv=None) -> int:
            "body_confirm": rec.body_confirm if suit is not None else None,
            "layout_model": None if rec.layout_session is None else pathlib.Path(str(layout)).name,
            "layout_threshold": None if rec.layout_session is None else rec.layout_threshold,
-           "suit_layout_model": None if rec.suit_layout_session is None else pathlib.Path(str(suit_layout)).name}
+           "suit_layout_model": None if rec.suit_layout_session is None else pathlib.Path(str(suit_layout)).name,
+           "whole_model": None if rec.whole_session is None else pathlib.Path(str(whole)).name}
     if not args.skip_latency:
         out["latency"] = latency(rec)
         print(json.dumps(out["latency"]), flush=True)

@@ -81,12 +81,17 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("seen", "unseen"):
         jobs = [(name, args.seed, lo, min(lo + step, args.scenes)) for lo in range(0, args.scenes, step)]
         per_set[name] = [row for part in pool_map(scene_counts, jobs, args.procs) for row in part]
+    rec = recognize.OnnxRecognizer(threads=1)
     result = {
         "what": "cards read right at the threshold, by card width in pixels, on rendered benchmark scenes",
         "command": f"python bench/vision_widths.py --scenes {args.scenes}",
         "scenes": args.scenes, "seed": args.seed,
-        "threshold": recognize.OnnxRecognizer(threads=1).threshold,
-        "models": sorted(p.name for p in (REPO / "models").glob("*.onnx")),
+        "threshold": rec.threshold,
+        "models": sorted(path.name for path, session in (
+            (recognize.DEFAULT_MODEL, rec.session), (recognize.DEFAULT_LAYOUT_MODEL, rec.layout_session),
+            (recognize.DEFAULT_SUIT_MODEL, rec.suit_session),
+            (recognize.DEFAULT_SUIT_LAYOUT_MODEL, rec.suit_layout_session),
+            (recognize.DEFAULT_WHOLE_MODEL, rec.whole_session)) if session is not None),  # the files read with
         "bands": table(per_set),
         "total": {name: {k: sum(s[i] for s in rows) for i, k in ((1, "readable"), (2, "right"), (3, "wrong"))}
                   for name, rows in per_set.items()},

@@ -307,13 +307,13 @@ def test_r2_with_the_jumbo_index_model_no_read_the_body_raised_stands() -> None:
     from vision.recognize import DEFAULT_MODEL, Detection, OnnxRecognizer
 
     q = ((0.0, 0.0), (72.0, 0.0), (72.0, 100.0), (0.0, 100.0))
-    raised = Detection(Card.parse("5h"), 0.95, q, 1, confirmed_by_body=True)
+    raised = Detection(Card.parse("5h"), 0.99, q, 1, confirmed_by_body=True)
     sure = Detection(Card.parse("Jc"), 0.999, tuple((x + 200.0, y) for x, y in q), 1)
     jumbo = OnnxRecognizer(DEFAULT_MODEL.with_name("card_index_jumbo.onnx"), threads=1, index_scale=1.35)
-    out = jumbo._trusted([raised, sure], None)  # type: ignore[arg-type]
+    out = jumbo._trusted([raised, sure], None, None)  # type: ignore[arg-type]
     assert out[0].card is None and not out[0].confirmed_by_body and not out[0].out_of_focus
     assert out[1] == sure
     standard = OnnxRecognizer(threads=1, index_scale=1.35)
     assert standard.body_raises
     standard.focus_limit = None  # (no edge measure: the body's word as it is)
-    assert standard._trusted([raised, sure], None) == [raised, sure]  # type: ignore[arg-type]
+    assert standard._trusted([raised, sure], None, None) == [raised, sure]  # type: ignore[arg-type]

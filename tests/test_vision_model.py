@@ -549,10 +549,13 @@ def test_r2_a_softened_index_head_reads_more_of_unfamiliar_index_layouts_and_not
     never trained on) more cards are read sure where they lie than with the model's own
     probabilities (32 against 27 with the seventeenth session's body model; 31 against 29 with the
     thirty-sixth's, which raises more of the unsoftened unsure reads; 34 against 33 with the
-    thirty-ninth's), and every sure read is a card lying there."""
+    thirty-ninth's), and every sure read is a card lying there. Measured without the whole-card
+    model (forty-seventh session), which raises one of the unsoftened unsure reads too (34 and 34)."""
     import math
 
     from vision import recognize, render
+
+    monkeypatch.setattr(recognizer, "whole_session", None)
 
     def right_and_wrong(power: float) -> tuple[int, int]:
         monkeypatch.setattr(recognizer, "index_power", power)
@@ -616,9 +619,11 @@ def test_r2_a_card_read_at_two_corners_does_not_contest_its_fanned_neighbour(rec
     at its own top-right index. The 7 is also read at its bottom-left index, and the card that
     corner implies lies nearly on the queen: weighed alone, that read faced the queen's index the
     opposite way and made the queen's place contested. The fan is judged on every corner the 7 is
-    read at nearby (``FAN_BY_ALL_READS``): both cards stand."""
+    read at nearby (``FAN_BY_ALL_READS``): both cards stand. Measured without the whole-card model
+    (forty-seventh session), which settles that contested place as the queen too."""
     from vision import recognize
 
+    monkeypatch.setattr(recognizer, "whole_session", None)
     scene = _bench_scene(50505, 126)
     now = _sure(recognizer, scene.image)
     monkeypatch.setattr(recognize, "FAN_BY_ALL_READS", False)
@@ -652,9 +657,11 @@ def test_r3_two_readings_of_one_place_are_settled_where_four_looks_at_the_body_a
     102 px wide lies over the eight of clubs, and its place is read 5c at one corner and 8c at
     another, both sure, so the place was contested. Both body models, from both its index corners,
     give clubs 0.99 and a five 0.97 or more (``ALL_BODIES_SUIT``, forty-first session): the place is
-    read 5c. Without the four looks it stays unreadable, and nothing else is read differently."""
+    read 5c. Without the four looks it stays unreadable, and nothing else is read differently. Measured
+    without the whole-card model (forty-seventh session), which reads that place 5c too."""
     import vision.recognize as R
 
+    monkeypatch.setattr(recognizer, "whole_session", None)
     scene = _bench_scene(424242, 48)
     truth = {t.card for t in scene.cards if t.face_up}
     assert {"5c", "8c"} <= truth

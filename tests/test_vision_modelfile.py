@@ -442,7 +442,7 @@ def test_body_crops_come_in_the_same_order_whichever_worker_finishes_first() -> 
     got = train_suit.make_body_dataset(9000, 6, workers=2)
     seeds = list(range(9000, 9006))
     chunks = [c for c in (seeds[i::16] for i in range(16)) if c]
-    parts = [train_suit._worker((c, train_suit.SUIT_DECKS)) for c in chunks]
+    parts = [train_suit._worker((c, train_suit.SUIT_DECKS, True, train_suit.SMALL_SHARE)) for c in chunks]
     for k in range(3):
         assert np.array_equal(got[k], np.concatenate([p[k] for p in parts]))
     assert len(got[0]) > 0

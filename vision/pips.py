@@ -57,11 +57,13 @@ def index_mask(size: tuple[int, int] = (BODY_W, BODY_H)) -> np.ndarray:
 
 
 def body_crop(frame: np.ndarray, quad: np.ndarray | Sequence[Sequence[float]],
-              size: tuple[int, int] = (BODY_W, BODY_H)) -> np.ndarray:
+              size: tuple[int, int] = (BODY_W, BODY_H), blank: bool = True) -> np.ndarray:
     """The card ``quad`` (4 x 2 frame pixels: a corner, then round the card, as
     :meth:`~vision.detect.Corner.card_quad` and :class:`~vision.recognize.Detection` give it)
     warped upright to an ``h x w`` uint8 grayscale crop (``size = (w, h)``); the two index regions
-    are filled with the crop's median, so nothing of the index is left to read.
+    are filled with the crop's median, so nothing of the index is left to read (``blank``: the
+    body-suit models' crops), or kept (``blank=False``: the whole-card model's,
+    :data:`vision.recognize.DEFAULT_WHOLE_MODEL`).
 
     >>> card = np.full((200, 200, 3), 230, np.uint8); card[95:105, 95:105] = 20
     >>> crop = body_crop(card, [(68, 56), (132, 56), (132, 145), (68, 145)])
@@ -69,6 +71,11 @@ def body_crop(frame: np.ndarray, quad: np.ndarray | Sequence[Sequence[float]],
     ((90, 64), True, True)
     >>> body_crop(card, [(68, 56), (132, 56), (132, 145), (68, 145)], (32, 45)).shape
     (45, 32)
+    >>> card[58:66, 70:76] = 20  # ink in the top-left index region
+    >>> int(body_crop(card, [(68, 56), (132, 56), (132, 145), (68, 145)])[4, 4]) > 200
+    True
+    >>> int(body_crop(card, [(68, 56), (132, 56), (132, 145), (68, 145)], blank=False)[4, 4]) < 100
+    True
     """
     import cv2
 
@@ -89,8 +96,9 @@ def body_crop(frame: np.ndarray, quad: np.ndarray | Sequence[Sequence[float]],
     if gray is None:
         crop = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     crop = np.ascontiguousarray(crop)
-    mask = index_mask((bw, bh))
-    crop[mask] = np.uint8(np.median(crop[~mask]))
+    if blank:
+        mask = index_mask((bw, bh))
+        crop[mask] = np.uint8(np.median(crop[~mask]))
     return crop
 
 

@@ -39,6 +39,12 @@ or contested between corners, never a contest between a club and a spade of one 
 for the suits in :attr:`OnnxRecognizer.second_body_suits`; and about every queen under the queen
 check, which stands on its word if red, on both models' word if black
 (:meth:`OnnxRecognizer._ask_body`). Twenty-fourth session: models/README.md."""
+DEFAULT_WHOLE_MODEL = DEFAULT_MODEL.with_name("card_whole.onnx")
+"""The whole-card model (optional): the body-suit model's recipe on crops that keep the index regions
+(``python -m vision.train --suit-only --suit-whole``), three quarters of its scenes with small
+cards. It sees the card's two index corners and its pips at once, and is asked only about the cards
+left unsure or contested after every other check (:meth:`OnnxRecognizer._whole_look`).
+Forty-seventh session: models/README.md."""
 DEFAULT_LAYOUT_MODEL = DEFAULT_MODEL.with_name("card_index_layout.onnx")
 """The layout index model (optional): one index classifier trained with decks whose pips stand
 right beside the index and whose courts carry pictures (``python -m vision.train --decks mixl``),
@@ -179,6 +185,20 @@ index corners read a club and a spade of one rank (with its rank at :data:`BODY_
 The model file's ``confirm`` metadata, when it has one, replaces it."""
 BODY_RANK_CONFIRM = 0.9
 """Probability of the rank the body must give to settle a club-against-spade contest."""
+WHOLE_SUIT = 0.95
+"""What the whole-card model (:data:`DEFAULT_WHOLE_MODEL`) must give a card's suit for the card, read
+unsure at its index or one of a contest, to stand (with its rank at :data:`WHOLE_RANK`). Forty-seventh
+session, 1,200 tuning scenes: at 0.9 four spades of the unseen decks stood wrong, at 0.95 none."""
+WHOLE_RANK = 0.9
+"""What the whole-card model must give the rank (with the suit at :data:`WHOLE_SUIT`)."""
+WHOLE_BLACK_TWIN: float | None = 0.5
+"""A club or a spade the whole-card model names stands only where neither body model gives its colour
+twin's suit this much (the index regions blanked, :mod:`vision.pips`): clubs and spades of decks
+never trained on are the one mistake the models share. Forty-seventh session, the first 1,000
+benchmark scenes of the unseen decks: the one wrong read the whole look made, a ``urw-gothic`` 7c
+read 7s (index 0.77, whole card 0.98), its second body model gave clubs 0.59; over those, 1,000 more
+unseen scenes and the seen decks' 1,000, the rule left 25 of the 34 right clubs and spades it made.
+``None``: no such check."""
 BODY_RESCUE_FLOOR = 0.5
 """A card read at this or more (its index corners combined), but below the threshold, is shown to
 the body: it stands when the index and the body together (:func:`body_evidence`) reach the
@@ -948,7 +968,8 @@ class OnnxRecognizer:
                  suit_model_path: str | pathlib.Path | None = DEFAULT_SUIT_MODEL,
                  layout_model_path: str | pathlib.Path | None = DEFAULT_LAYOUT_MODEL,
                  suit_layout_model_path: str | pathlib.Path | None = DEFAULT_SUIT_LAYOUT_MODEL,
-                 index_scale: float = 1.0) -> None:
+                 index_scale: float = 1.0,
+                 whole_model_path: str | pathlib.Path | None = DEFAULT_WHOLE_MODEL) -> None:
         import onnxruntime as ort
 
         if not INDEX_SCALES[0] <= index_scale <= INDEX_SCALES[1]:
@@ -1068,6 +1089,22 @@ class OnnxRecognizer:
         (:data:`BODY_RANK_CONFIRM`)."""
         self._frame_memo = threading.local()
         """The body answers of the look at a frame in progress (:meth:`one_look`)."""
+        self.whole_session = _optional_session(whole_model_path, DEFAULT_WHOLE_MODEL, "whole-card model", opts)
+        """The whole-card model (:data:`DEFAULT_WHOLE_MODEL`), or ``None``: no whole look."""
+        self.whole_size = (pips.BODY_W, pips.BODY_H)
+        """Width and height of its crops (its input's)."""
+        self.whole_input_name = "bodies"
+        if self.whole_session is not None:
+            whole_input = self.whole_session.get_inputs()[0]
+            self.whole_input_name = whole_input.name
+            self.whole_size = (int(whole_input.shape[3]), int(whole_input.shape[2]))
+            if self.whole_session.get_modelmeta().custom_metadata_map.get("index") != "kept":
+                raise ValueError(f"{whole_model_path}: not a whole-card model (its crops blank the index; "
+                                 "train one with python -m vision.train --suit-only --suit-whole)")
+        self.whole_suit = WHOLE_SUIT
+        """What the whole-card model must give a suit (:data:`WHOLE_SUIT`)."""
+        self.whole_rank = WHOLE_RANK
+        """What the whole-card model must give a rank (:data:`WHOLE_RANK`)."""
 
     def _assemble(self, corners: Sequence[detect.Corner], readings: Sequence[Reading],
                   frame: np.ndarray, veto: bool = True) -> list[Detection]:
@@ -1777,7 +1814,7 @@ class OnnxRecognizer:
             out[k] = one_place_per_card(self._assemble(*per_job[k], colour, veto=False), stock, self.threshold)
         self._twin_veto([out[k] for k, _, _ in batch], colour)  # type: ignore[misc]
         for k, _, _ in batch:
-            out[k] = self._trusted(out[k], jobs[k][1])  # type: ignore[arg-type]
+            out[k] = self._trusted(out[k], jobs[k][1], colour)  # type: ignore[arg-type]
         if wanted is not None:
             more: list[tuple[int, list[detect.Corner]]] = []
             for k, width, cs in batch:
@@ -1806,7 +1843,7 @@ class OnnxRecognizer:
                 at += len(extra)
             self._twin_veto([out[k] for k, _ in more], colour)  # type: ignore[misc]
             for k, _ in more:
-                out[k] = self._trusted(out[k], jobs[k][1])  # type: ignore[arg-type]
+                out[k] = self._trusted(out[k], jobs[k][1], colour)  # type: ignore[arg-type]
         return [d if d is not None else [] for d in out]
 
     def recognize_masks(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None = None,
@@ -1831,7 +1868,7 @@ class OnnxRecognizer:
             corners = self._scaled(detect.find_corners(frame, width * self.index_scale, roi, masks, felt))
             stock = detect.stock_frame(frame.shape, [(roi, masks)])
             dets = self._assemble(corners, self.read_corners(frame, corners, stock=stock), frame)
-            return self._trusted(one_place_per_card(dets, stock, self.threshold), masks)
+            return self._trusted(one_place_per_card(dets, stock, self.threshold), masks, frame)
         dets = self._search_width(frame, roi, masks, felt)[1]
         if self._any_sure(dets):
             return dets
@@ -1916,17 +1953,63 @@ class OnnxRecognizer:
             dets = self._assemble(corners, readings, frame)
         dets = [fit_to_stock(d, stock) if d.card is not None and d.confidence >= self.threshold else d
                 for d in dets]
-        return best, self._trusted(one_place_per_card(dets, stock, self.threshold), masks)
+        return best, self._trusted(one_place_per_card(dets, stock, self.threshold), masks, frame)
 
-    def _trusted(self, dets: list[Detection], masks: detect.Masks) -> list[Detection]:
-        """``dets`` of the region of ``masks`` with the body models' word kept only where it can be
-        taken: with a jumbo-index model none (:attr:`body_raises`: every read the body raised, settled
-        or turned made unreadable, still a card there), elsewhere not in a region out of focus
-        (:meth:`_in_focus`)."""
+    def _trusted(self, dets: list[Detection], masks: detect.Masks, frame: np.ndarray) -> list[Detection]:
+        """``dets`` of the region of ``masks`` in ``frame`` after the whole look (:meth:`_whole_look`),
+        with the body models' word kept only where it can be taken: with a jumbo-index model none
+        (:attr:`body_raises`: every read the body raised, settled or turned made unreadable, still a
+        card there, and no whole look), elsewhere not in a region out of focus (:meth:`_in_focus`)."""
         if self.body_raises:
-            return self._in_focus(dets, masks)
+            return self._in_focus(self._whole_look(dets, frame), masks)
         return [dataclasses.replace(_unread(d), confirmed_by_body=False) if d.confirmed_by_body and d.card is not None
                 else d for d in dets]
+
+    def _whole_look(self, dets: list[Detection], frame: np.ndarray) -> list[Detection]:
+        """``dets`` of one region of ``frame`` with the cards the whole-card model (:attr:`whole_session`)
+        settles: a face-up place read unsure at its index (a card under the threshold) or contested (its
+        corners, or two readings of it, naming two cards) stands as the one card of it whose suit and
+        rank the whole card gives :attr:`whole_suit` and :attr:`whole_rank`, at the threshold and
+        ``confirmed_by_body`` (so a region out of focus refuses it, :meth:`_in_focus`); a club or a
+        spade only where no body model leans to its colour twin (:data:`WHOLE_BLACK_TWIN`). A card read
+        sure in the region is no candidate, and a card stands at one place only. A place a check made
+        unreadable (the body's refusals, the twin veto) names no card and is left so."""
+        if self.whole_session is None:
+            return dets
+        sure = {d.card for d in dets if d.card is not None and d.confidence >= self.threshold}
+        todo = []
+        for i, d in enumerate(dets):
+            if not d.face_up or (d.card is not None and d.confidence >= self.threshold):
+                continue
+            named = d.contest if d.contested else (d.card,) if d.card is not None else ()
+            cards = [c for c in named if c not in sure]
+            if cards:
+                todo.append((i, cards))
+        if not todo:
+            return dets
+        crops = [pips.body_crop(frame, dets[i].corners, self.whole_size, blank=False) for i, _ in todo]
+        probs = self.whole_session.run(None, {self.whole_input_name: pips.preprocess(crops)})[0]
+        out = list(dets)
+        k = pips.N_SUIT_CLASSES
+        for (i, cards), p in zip(todo, probs):
+            says = [c for c in cards if c not in sure and p[c.index % 4] >= self.whole_suit
+                    and p[k + c.index // 4] >= self.whole_rank]
+            if len(says) == 1 and (says[0].suit not in _BLACK_SUITS
+                                   or self._bodies_clear_of_twin(frame, dets[i], says[0])):
+                out[i] = dataclasses.replace(out[i], card=says[0], confidence=self.threshold, contested=False,
+                                             contest=(), contest_confidences=(), contest_of_places=False,
+                                             confirmed_by_body=True)
+                sure.add(says[0])
+        return out
+
+    def _bodies_clear_of_twin(self, frame: np.ndarray, det: Detection, card: Card) -> bool:
+        """Whether no body model gives the colour twin of ``card`` (a club or a spade) the suit
+        :data:`WHOLE_BLACK_TWIN` or more at ``det``'s place (:meth:`_whole_look`)."""
+        if WHOLE_BLACK_TWIN is None:
+            return True
+        twin = colour_twin(card).index % 4
+        return all(self.body_probs(frame, [det.corners], session)[0][twin] < WHOLE_BLACK_TWIN
+                   for session in (self.suit_session, self.suit_layout_session) if session is not None)
 
     def _in_focus(self, dets: list[Detection], masks: detect.Masks) -> list[Detection]:
         """``dets`` of the region of ``masks``, where that region is out of focus (its card edges

@@ -53,7 +53,8 @@ import numpy as np
 
 from vision import detect, render
 from vision.recognize import KEEP_FLOAT_POOLING, N_CLASSES, NOT_INDEX, preprocess
-from vision.train_suit import SUIT_DECKS, SUIT_EPOCHS, SUIT_SCENES
+from vision.train_suit import SMALL_SHARE as SUIT_SMALL_SHARE
+from vision.train_suit import SUIT_DECKS, SUIT_EPOCHS, SUIT_SCENES, WHOLE_SMALL_SHARE
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 
@@ -761,10 +762,11 @@ def _scene_reads_one(model_path, decks, seeds, threshold, index_scale=None):  # 
     from vision.recognize import OnnxRecognizer
 
     cv2.setNumThreads(1)
-    # the model calibrated alone, with the body-suit model but no layout index model: a layout model
-    # is itself calibrated this way, and the threshold of the index classifier is its own reads'
+    # the model calibrated alone, with the body-suit model but no layout index model and no whole-card
+    # model: a layout model is itself calibrated this way, and the threshold of the index classifier is
+    # its own reads'
     rec = OnnxRecognizer(model_path, threads=1, threshold=threshold, layout_model_path=None,
-                         index_scale=index_scale or 1.0)
+                         index_scale=index_scale or 1.0, whole_model_path=None)
     per_seed: list[list[tuple[float, bool]]] = []
     readable = 0
     for seed in seeds:
@@ -952,10 +954,22 @@ def main(argv=None) -> int:
     ap.add_argument("--suit-epochs", type=_positive, default=SUIT_EPOCHS)
     ap.add_argument("--suit-decks", default=SUIT_DECKS, choices=sorted(k for k in DECK_SETS if k != "unseen"),
                     help=f"the deck set the body-suit model trains on (default {SUIT_DECKS})")
+    ap.add_argument("--suit-whole", action="store_true",
+                    help="with --suit-only: the whole-card model (models/card_whole.onnx: its crops keep the "
+                         "index regions the body-suit model's blank), written to --suit-out (default: "
+                         "card_whole.onnx beside --out)")
+    ap.add_argument("--suit-small", type=_share, default=None,
+                    help="share of the body model's scenes with small cards, 0 to 1 (default: "
+                         f"{SUIT_SMALL_SHARE}, with --suit-whole {WHOLE_SMALL_SHARE})")
     args = ap.parse_args(argv)
     _check_device(args.device)
+    if args.suit_whole and not args.suit_only:
+        ap.error("--suit-whole trains the whole-card model alone: give --suit-only too")
+    if args.suit_small is None:
+        args.suit_small = WHOLE_SMALL_SHARE if args.suit_whole else SUIT_SMALL_SHARE
     if args.suit_out is None:
-        args.suit_out = str(pathlib.Path(args.out).with_name("card_suit.onnx"))
+        args.suit_out = str(pathlib.Path(args.out).with_name("card_whole.onnx" if args.suit_whole
+                                                             else "card_suit.onnx"))
     if args.suit_only:
         _require_fonts()
         return suit_stage(args)
@@ -987,7 +1001,8 @@ def suit_stage(args) -> int:  # type: ignore[no-untyped-def]
     stats = train_suit.train_suit(pathlib.Path(args.suit_out), pathlib.Path(args.cache_dir), scenes=args.suit_scenes,
                                   val_scenes=max(2, math.ceil(0.15 * args.suit_scenes)), epochs=args.suit_epochs,
                                   threads=args.threads, workers=args.workers, seed=args.seed, bf16=use_bf16(args),
-                                  decks=args.suit_decks, device=args.device)
+                                  decks=args.suit_decks, device=args.device, blank=not args.suit_whole,
+                                  small_share=args.suit_small)
     path = pathlib.Path(args.stats)
     figures = json.loads(path.read_text()) if path.exists() and not args.suit_only else {}
     figures["suit"] = stats
@@ -1064,7 +1079,7 @@ def _is_ensemble(path: pathlib.Path) -> bool:
 
 
 def _share(text: str) -> float:
-    """``--small-cards``: a share from 0 to 1."""
+    """``--small-cards``, ``--suit-small``: a share from 0 to 1."""
     try:
         value = float(text)
     except ValueError:

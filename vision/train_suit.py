@@ -13,6 +13,11 @@ the recogniser weighs what it says against the index (:func:`vision.recognize.bo
 The model also has a rank head (13 ranks, from the pips' count and the court pictures), trained
 on the face-up cards: a card read below the threshold stands when index and body together, suit
 and rank, reach the threshold (:data:`vision.recognize.BODY_RESCUE_FLOOR`).
+
+The same recipe on crops that keep the index regions (``blank=False``; ``python -m vision.train
+--suit-only --suit-whole``, three quarters of the scenes with small cards) makes the whole-card model
+(``models/card_whole.onnx``), which sees the card's two index corners and its pips at once
+(:meth:`vision.recognize.OnnxRecognizer._whole_look`).
 """
 
 from __future__ import annotations
@@ -45,6 +50,9 @@ SUIT_DECKS = "train+mix2"
 """The deck set it trains on (:data:`vision.train.DECK_SETS`)."""
 SMALL_SHARE = 0.5
 """Share of its scenes with small cards (:data:`vision.train.SMALL_CARDS`): the cards it checks."""
+WHOLE_SMALL_SHARE = 0.75
+"""Share of the whole-card model's scenes with small cards (``--suit-whole``): the cards whose index
+is read unsure, which it is asked about (:meth:`vision.recognize.OnnxRecognizer._whole_look`)."""
 N_RANKS = pips.N_RANKS
 
 
@@ -81,19 +89,21 @@ def jittered_quad(corners, k: int, rng: np.random.Generator, width_sd: float = 0
                          ww).card_quad()
 
 
-def body_samples(seed: int, decks_name: str = SUIT_DECKS, jitter: int = 2) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def body_samples(seed: int, decks_name: str = SUIT_DECKS, jitter: int = 2, blank: bool = True,
+                 small_share: float = SMALL_SHARE) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Body crops of every card of one seeded scene, ``jitter`` each (from either index corner, a
     little off): ``(crops, suit labels, ranks)``; a back's rank is -1."""
     from controller.cards import Card
     from vision import train
 
     rng = np.random.default_rng(seed)
-    scene = train.training_scene(rng, train.DECK_SETS[decks_name], SMALL_SHARE)
+    scene = train.training_scene(rng, train.DECK_SETS[decks_name], small_share)
     crops, suits, ranks = [], [], []
     for t in scene.cards:
         index = Card.parse(t.card).index
         for _ in range(jitter):
-            crops.append(pips.body_crop(scene.image, jittered_quad(t.corners, int(rng.choice([0, 2])), rng)))
+            crops.append(pips.body_crop(scene.image, jittered_quad(t.corners, int(rng.choice([0, 2])), rng),
+                                        blank=blank))
             suits.append(index % 4 if t.face_up else pips.NO_FACE)
             ranks.append(index // 4 if t.face_up else -1)
     if not crops:
@@ -102,12 +112,13 @@ def body_samples(seed: int, decks_name: str = SUIT_DECKS, jitter: int = 2) -> tu
 
 
 def _worker(args):
-    seeds, decks_name = args
-    parts = [body_samples(s, decks_name) for s in seeds]
+    seeds, decks_name, blank, small_share = args
+    parts = [body_samples(s, decks_name, blank=blank, small_share=small_share) for s in seeds]
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
 
 
-def make_body_dataset(first_seed: int, n: int, decks_name: str = SUIT_DECKS, workers: int = 2):
+def make_body_dataset(first_seed: int, n: int, decks_name: str = SUIT_DECKS, workers: int = 2, blank: bool = True,
+                      small_share: float = SMALL_SHARE):
     """Body crops, suit labels and ranks of ``n`` seeded scenes, rendered by ``workers`` processes."""
     from vision import train
 
@@ -118,7 +129,7 @@ def make_body_dataset(first_seed: int, n: int, decks_name: str = SUIT_DECKS, wor
     with train.PROCESSES.Pool(workers) as pool:
         # in the chunks' order, whichever worker finishes first (as vision.train.make_dataset): a run
         # from nothing trains on the crops in the order a run from its cached crops does
-        for k, part in enumerate(pool.imap(_worker, [(c, decks_name) for c in chunks])):
+        for k, part in enumerate(pool.imap(_worker, [(c, decks_name, blank, small_share) for c in chunks])):
             parts.append(part)
             print(f"  body data: {k + 1}/{len(chunks)} chunks, {sum(len(p[0]) for p in parts)} crops, "
                   f"{time.time() - t0:.0f}s", flush=True)
@@ -180,7 +191,7 @@ def confirm_stats(probs: np.ndarray, suits: np.ndarray, confirm: float) -> dict:
 def train_suit(out: pathlib.Path, cache_dir: pathlib.Path, *, scenes: int = SUIT_SCENES,
                val_scenes: int = SUIT_VAL_SCENES, epochs: int = SUIT_EPOCHS, threads: int = 2, workers: int = 2,
                seed: int = 1, bf16: bool = False, confirm: float | None = None, decks: str = SUIT_DECKS,
-               device: str = "cpu") -> dict:
+               device: str = "cpu", blank: bool = True, small_share: float = SMALL_SHARE) -> dict:
     """Render the data of the deck set ``decks`` (:data:`vision.train.DECK_SETS`; cached under
     ``cache_dir``), train on ``device`` (a torch device: ``cpu``, ``cuda``; the rendering and the
     batches' augmentation stay on the CPU), export to ``out``; returns the figures."""
@@ -196,15 +207,18 @@ def train_suit(out: pathlib.Path, cache_dir: pathlib.Path, *, scenes: int = SUIT
                               files=("render.py", "detect.py", "pips.py"))
     if decks not in train.DECK_SETS:
         raise ValueError(f"unknown deck set {decks!r}; expected one of {', '.join(train.DECK_SETS)}")
-    cache = cache_dir / f"suit_{scenes}_{val_scenes}_{decks}_{key}.npz"
+    kind = "" if blank and small_share == SMALL_SHARE else f"{'blank' if blank else 'whole'}{small_share:g}_"
+    cache = cache_dir / f"suit_{kind}{scenes}_{val_scenes}_{decks}_{key}.npz"
     if cache.exists():
         d = np.load(cache)
         x_tr, s_tr, r_tr, x_va, s_va, r_va = (d[k] for k in ("x_tr", "s_tr", "r_tr", "x_va", "s_va", "r_va"))
         print(f"body data from {cache}", flush=True)
     else:
         print(f"rendering {scenes} + {val_scenes} scenes for the body-suit model", flush=True)
-        x_tr, s_tr, r_tr = make_body_dataset(SUIT_SEED, scenes, decks, workers=workers)
-        x_va, s_va, r_va = make_body_dataset(SUIT_SEED + 500_000, val_scenes, decks, workers=workers)
+        x_tr, s_tr, r_tr = make_body_dataset(SUIT_SEED, scenes, decks, workers=workers, blank=blank,
+                                             small_share=small_share)
+        x_va, s_va, r_va = make_body_dataset(SUIT_SEED + 500_000, val_scenes, decks, workers=workers, blank=blank,
+                                             small_share=small_share)
         cache.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(cache, x_tr=x_tr, s_tr=s_tr, r_tr=r_tr, x_va=x_va, s_va=s_va, r_va=r_va)
     t_data = time.time() - t_start
@@ -243,9 +257,9 @@ def train_suit(out: pathlib.Path, cache_dir: pathlib.Path, *, scenes: int = SUIT
         print(f"body-suit epoch {epoch + 1}/{epochs} loss {total / batches:.4f} "
               f"val suit acc {(pv.argmax(1) == s_va).mean():.4f} ({time.time() - t0:.0f}s)", flush=True)
     confirm = recognize.BODY_CONFIRM if confirm is None else confirm
-    export_suit(model.cpu(), out, confirm)
+    export_suit(model.cpu(), out, confirm, blank)
     stats = {"train_crops": int(len(x_tr)), "val_crops": int(len(x_va)), "scenes": scenes, "val_scenes": val_scenes,
-             "epochs": epochs, "decks": decks, "device": device,
+             "epochs": epochs, "decks": decks, "device": device, "index_blanked": blank, "small_share": small_share,
              "val_suit_acc": round(float((pv.argmax(1) == s_va).mean()), 4),
              "confirm": confirm, "val_black": confirm_stats(pv, s_va, confirm), "data_minutes": round(t_data / 60, 1),
              "minutes": round((time.time() - t_start) / 60, 1), "crops_file": str(cache)}
@@ -253,9 +267,11 @@ def train_suit(out: pathlib.Path, cache_dir: pathlib.Path, *, scenes: int = SUIT
     return stats
 
 
-def export_suit(model, out: pathlib.Path, confirm: float) -> None:
+def export_suit(model, out: pathlib.Path, confirm: float, blank: bool = True) -> None:
     """One self-contained ONNX file: input ``bodies`` (``N x 1 x BODY_H x BODY_W``), output ``probs``
-    (``N x 18``: the suit head's softmax, then the rank head's)."""
+    (``N x 18``: the suit head's softmax, then the rank head's). ``blank``: its crops had their index
+    regions blanked (a body-suit model); ``False``: kept (the whole-card model), said in its
+    metadata (``crop``, ``index``) for the recogniser to crop as it learnt."""
     import onnx
     import torch
 
@@ -278,7 +294,9 @@ def export_suit(model, out: pathlib.Path, confirm: float) -> None:
     m = onnx.load(str(out))
     for key, value in (("confirm", f"{confirm:.3f}"),
                        ("classes", "0..4: clubs, diamonds, hearts, spades, no face; 5..17: ranks 2..A"),
-                       ("crop", f"{pips.BODY_W}x{pips.BODY_H} gray, the whole card, index regions blanked")):
+                       ("crop", f"{pips.BODY_W}x{pips.BODY_H} gray, the whole card, index regions "
+                                + ("blanked" if blank else "kept")),
+                       ("index", "blanked" if blank else "kept")):
         p = m.metadata_props.add()
         p.key, p.value = key, value
     onnx.save_model(m, str(out), save_as_external_data=False)
