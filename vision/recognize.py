@@ -1089,8 +1089,10 @@ class OnnxRecognizer:
         (:data:`BODY_RANK_CONFIRM`)."""
         self._frame_memo = threading.local()
         """The body answers of the look at a frame in progress (:meth:`one_look`)."""
-        self.whole_session = _optional_session(whole_model_path, DEFAULT_WHOLE_MODEL, "whole-card model", opts)
-        """The whole-card model (:data:`DEFAULT_WHOLE_MODEL`), or ``None``: no whole look."""
+        self.whole_session = (_optional_session(whole_model_path, DEFAULT_WHOLE_MODEL, "whole-card model", opts)
+                              if self.body_raises else None)
+        """The whole-card model (:data:`DEFAULT_WHOLE_MODEL`), or ``None``: no whole look (nor with a
+        jumbo-index model, :attr:`body_raises`: not loaded for it)."""
         self.whole_size = (pips.BODY_W, pips.BODY_H)
         """Width and height of its crops (its input's)."""
         self.whole_input_name = "bodies"
@@ -1567,9 +1569,12 @@ class OnnxRecognizer:
         return np.stack([seen[k] for k in keys])
 
     def _run_bodies(self, session, frame: np.ndarray,  # type: ignore[no-untyped-def]
-                    quads: Sequence[Sequence[tuple[float, float]]]) -> np.ndarray:
-        tensor = pips.preprocess([pips.body_crop(frame, q, self.body_size) for q in quads])
-        return session.run(None, {self.body_input_name: tensor})[0]
+                    quads: Sequence[Sequence[tuple[float, float]]], whole: bool = False) -> np.ndarray:
+        """``session`` on the cards ``quads`` cropped as a body-suit model takes them (index regions
+        blanked), or as the whole-card model does (``whole``: kept, at its own input size)."""
+        size, name = (self.whole_size, self.whole_input_name) if whole else (self.body_size, self.body_input_name)
+        tensor = pips.preprocess([pips.body_crop(frame, q, size, blank=not whole) for q in quads])
+        return session.run(None, {name: tensor})[0]
 
     @contextlib.contextmanager
     def one_look(self) -> Iterator[None]:
@@ -1993,8 +1998,7 @@ class OnnxRecognizer:
                 todo.append((i, cards))
         if not todo:
             return dets
-        crops = [pips.body_crop(frame, dets[i].corners, self.whole_size, blank=False) for i, _ in todo]
-        probs = self.whole_session.run(None, {self.whole_input_name: pips.preprocess(crops)})[0]
+        probs = self._run_bodies(self.whole_session, frame, [dets[i].corners for i, _ in todo], whole=True)
         out = list(dets)
         k = pips.N_SUIT_CLASSES
         for (i, cards), p in zip(todo, probs):

@@ -53,8 +53,7 @@ import numpy as np
 
 from vision import detect, render
 from vision.recognize import KEEP_FLOAT_POOLING, N_CLASSES, NOT_INDEX, preprocess
-from vision.train_suit import SMALL_SHARE as SUIT_SMALL_SHARE
-from vision.train_suit import SUIT_DECKS, SUIT_EPOCHS, SUIT_SCENES, WHOLE_SMALL_SHARE
+from vision.train_suit import SMALL_SHARE as SUIT_SMALL_SHARE, SUIT_DECKS, SUIT_EPOCHS, SUIT_SCENES, WHOLE_SMALL_SHARE
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 
