@@ -172,6 +172,27 @@ def test_r2_with_no_width_configured_a_jumbo_card_is_placed_at_the_width_its_two
     assert wrong_before >= 3 and right_before < right
 
 
+def test_r2_a_card_width_measured_far_too_small_does_not_move_the_cards(monkeypatch) -> None:
+    """A fan of standard cards 102 px wide whose whole cards measure 36 px (a strip of one card taken
+    for a card): the search reads best at 2.85 times that, more than any deck prints its index
+    (:data:`vision.recognize.IMPLIED_WIDTH_MOST`), so the cards stay at the search's width, each
+    sure read on its own card. Placed at 36 px, each lay over its neighbour."""
+    import cv2
+    from bench_vision import bench_scene, match_reads
+
+    from vision import recognize, render
+    from vision.recognize import OnnxRecognizer
+
+    cv2.setNumThreads(1)
+    scene = bench_scene(render.TRAIN_DECKS, 60606, 398)  # a tuning scene
+    rec = OnnxRecognizer(threads=1)
+    sure, hit, wrong = match_reads(scene, rec.recognize(scene.image), rec.threshold)
+    assert sure == len(hit) == 3 and wrong == []
+    monkeypatch.setattr(recognize, "IMPLIED_WIDTH_MOST", 100.0)  # any ratio taken: the cards placed at 36 px
+    sure, hit, wrong = match_reads(scene, rec.recognize(scene.image), rec.threshold)
+    assert len(wrong) >= 2
+
+
 def test_serve_builds_the_camera_link_at_the_configured_index_scale(capsys) -> None:
     """`cardroom serve` and `cardroom demo` make the recogniser with ``camera.index_scale`` (the
     watcher refuses one made with another) and say so at start."""

@@ -98,9 +98,9 @@ def test_r3_a_club_or_spade_stands_on_the_whole_card_only_where_no_body_leans_to
 
 
 def test_r2_what_the_whole_look_leaves_alone(recognizer) -> None:
-    """No candidate, no read: a place a check made unreadable (its card refused, no contest left:
-    the body's refusal and the twin veto stand), a back, a card read sure elsewhere in the region,
-    and a card read sure already."""
+    """No candidate, no read: a place that names no card (a contest settled and then vetoed, with no
+    card kept as refused), a back, a card read sure elsewhere in the region, and a card read sure
+    already."""
     from vision.recognize import Detection
 
     frame, quad = _lone_card(CARD)
@@ -112,6 +112,28 @@ def test_r2_what_the_whole_look_leaves_alone(recognizer) -> None:
     elsewhere = Detection(Card.parse(CARD), 0.999, tuple((x + 500.0, y) for x, y in quad), 1)
     unsure = Detection(Card.parse(CARD), 0.8, quad, 1)
     assert recognizer._whole_look([unsure, elsewhere], frame) == [unsure, elsewhere]
+
+
+def test_r3_a_refused_place_stands_only_as_the_card_it_was_read_as_and_the_whole_card_shows(recognizer,
+                                                                                          monkeypatch) -> None:
+    """A place a check made unreadable (a small spade the body did not confirm) keeps the card it was
+    read as; the whole look stands it where the whole card shows that card, not where the check
+    refused the colour twin, not where the card is read sure elsewhere in the region, and not at all
+    with the rule switched off."""
+    from vision import recognize
+    from vision.recognize import Detection, _unread
+
+    frame, quad = _lone_card(CARD)
+    refused = _unread(Detection(Card.parse(CARD), 0.98, quad, 1))
+    assert refused.card is None and refused.refused == Card.parse(CARD)
+    (out,) = recognizer._whole_look([refused], frame)
+    assert out.card == Card.parse(CARD) and out.confidence == recognizer.threshold and out.confirmed_by_body
+    twin = _unread(Detection(Card.parse(TWIN), 0.98, quad, 1))
+    assert recognizer._whole_look([twin], frame) == [twin]
+    elsewhere = Detection(Card.parse(CARD), 0.999, tuple((x + 500.0, y) for x, y in quad), 1)
+    assert recognizer._whole_look([refused, elsewhere], frame) == [refused, elsewhere]
+    monkeypatch.setattr(recognize, "WHOLE_REFUSED", False)
+    assert recognizer._whole_look([refused], frame) == [refused]
 
 
 def test_r2_one_card_stands_at_one_place_only(recognizer) -> None:

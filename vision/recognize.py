@@ -191,6 +191,12 @@ unsure at its index or one of a contest, to stand (with its rank at :data:`WHOLE
 session, 1,200 tuning scenes: at 0.9 four spades of the unseen decks stood wrong, at 0.95 none."""
 WHOLE_RANK = 0.9
 """What the whole-card model must give the rank (with the suit at :data:`WHOLE_SUIT`)."""
+WHOLE_REFUSED = True
+"""Whether the whole look (:meth:`OnnxRecognizer._whole_look`) is also asked about a place a check made
+unreadable, for the card it was read as (:attr:`Detection.refused`), on the same terms (suit
+:data:`WHOLE_SUIT`, rank :data:`WHOLE_RANK`, a club or a spade only with no body model leaning to its
+twin). Forty-eighth session, tuning scenes (``[50505, i]``, 600 a deck set): seen 2 more cards read
+right, unseen 4, no read wrong."""
 WHOLE_BLACK_TWIN: float | None = 0.5
 """A club or a spade the whole-card model names stands only where neither body model gives its colour
 twin's suit this much (the index regions blanked, :mod:`vision.pips`): clubs and spades of decks
@@ -538,6 +544,10 @@ class Detection:
     out_of_focus: bool = dataclasses.field(default=False, compare=False, repr=False)
     """Made unreadable because its region is out of focus and only the body raised it to the
     threshold, settled it or turned it (:meth:`OnnxRecognizer._in_focus`)."""
+    refused: Card | None = dataclasses.field(default=None, compare=False, repr=False)
+    """For a place a check made unreadable (:func:`_unread`: the body's refusals of a small club or
+    spade, the twin veto, the queen check), the card it was read as: the one card the whole look
+    may still find there (:data:`WHOLE_REFUSED`)."""
 
     def to_json(self) -> dict:
         return {
@@ -1950,7 +1960,7 @@ class OnnxRecognizer:
         readings = self.read_corners(frame, corners, stock=stock)
         dets = self._assemble(corners, readings, frame)
         card = implied_card_width(dets, self.threshold) or measured
-        if card is not None and best > (1.0 + IMPLIED_WIDTH_OFF) * card:
+        if card is not None and (1.0 + IMPLIED_WIDTH_OFF) * card < best <= IMPLIED_WIDTH_MOST * card:
             # the index reads best at a larger width than the cards' own (a jumbo index): the same
             # reads, each card placed at the width its two read corners measure (else the whole
             # cards in view)
@@ -1978,8 +1988,10 @@ class OnnxRecognizer:
         ``confirmed_by_body`` (so a region out of focus refuses it, :meth:`_in_focus`); a club or a
         spade only where no body model leans to its colour twin (:data:`WHOLE_BLACK_TWIN`). A card read
         sure in the region is no candidate, and a card stands at one place only. A place a check made
-        unreadable (the body's refusals, the twin veto) names no card and is left so, and so is a
-        contest of a club against a spade of one rank: the index itself doubts the black suit there,
+        unreadable (the body's refusals, the twin veto, the queen check) is asked about the one card it
+        was read as (:attr:`Detection.refused`, :data:`WHOLE_REFUSED`), on the same terms (so a club or
+        a spade the twin veto refused stays so where a body model still leans to its twin). A contest of
+        a club against a spade of one rank is left alone: the index itself doubts the black suit there,
         the doubt every model shares on decks it never saw (on an angled camera's tables a
         ``urw-gothic`` Jc contested with Js was settled Js at 0.99, both body models giving clubs under
         0.06: a wrong seat; forty-seventh session)."""
@@ -1992,7 +2004,8 @@ class OnnxRecognizer:
                 continue
             if d.contested and _black_pair(d.contest):
                 continue  # a club against a spade of one rank: the body's own rules settle it or none do
-            named = d.contest if d.contested else (d.card,) if d.card is not None else ()
+            named = d.contest if d.contested else (d.card,) if d.card is not None else (
+                (d.refused,) if WHOLE_REFUSED and d.refused is not None else ())
             cards = [c for c in named if c not in sure]
             if cards:
                 todo.append((i, cards))
@@ -2201,6 +2214,13 @@ that width (:meth:`OnnxRecognizer._search_width`). Not below it: standard decks 
 best at 0.7 to 0.85 times their width are placed there as before (placed at the implied width
 instead, the first 1,000 benchmark scenes read 2 cards fewer of the seen decks and 1 more of the
 unseen), and on those scenes none reads best more than 1.25 times over its implied width."""
+IMPLIED_WIDTH_MOST = 2.5
+"""Nor above this ratio of the search's width to the card width: no deck prints its index much more
+than twice a standard one (the jumbo decks trained on and measured: 1.5 to 2.1 times; the real
+large-index designs read best at 1.2 to 1.9), so a larger ratio is a mismeasure, and the cards stay
+at the search's width. Forty-eighth session: on a tuning scene (``[60606, 398]``) a fan of 102 px
+cards whose whole cards measured 36 px (a strip of a card) had its three cards read right and placed
+at 36 px, each over its neighbour: three sure reads counted wrong."""
 IMPLIED_WIDTH_FIT = 0.15
 """How far (a share) the offset between two corners of one card read sure may turn from the card's
 diagonal, as the ratio of its two sides, for them to be taken as its two index corners."""
@@ -2288,7 +2308,7 @@ def _small_black_check(d: Detection, small_black: float) -> Detection:
 
 def _unread(d: Detection) -> Detection:
     """``d`` made unreadable: still a card there (it keeps contesting the places near it), no card named."""
-    return dataclasses.replace(d, card=None, indices_read=0, read_at=())
+    return dataclasses.replace(d, card=None, indices_read=0, read_at=(), refused=d.card or d.refused)
 
 
 def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], threshold: float,
