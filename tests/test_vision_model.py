@@ -242,6 +242,34 @@ def test_misses_tool_accounts_for_every_readable_card(recognizer):
     assert {k for _, k, _ in rows} <= {"right", "no_proposal", "not_read", "contested", "refused", "unsure", "elsewhere"}
 
 
+def test_ceiling_tool_reads_every_readable_card_at_its_true_corners(recognizer):
+    """``bench/vision_ceiling.py``: every readable card has crops at its true index corners, its
+    "read right" is the benchmark's, and on large cards the true corners read what the recogniser
+    reads; a card's true corner read at the threshold counts toward ``either`` only."""
+    import cv2
+
+    from controller.cards import Card
+    from vision import render
+    from vision.recognize import preprocess
+
+    ceiling, bench = _bench_module("vision_ceiling"), _bench_module("bench_vision")
+    rows = ceiling._work(("seen", 0, 3, 50505))
+    accuracy = bench.read_accuracy(recognizer, render.TRAIN_DECKS, 3, seed=50505)
+    assert len(rows) == accuracy["readable_cards"] and sum(r for _, _, r in rows) == accuracy["right"]
+    scene = bench.bench_scene(render.TRAIN_DECKS, 50505, 0)
+    gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+    for t in scene.cards:
+        if t.readable:
+            crops = ceiling.true_corner_crops(gray, t)
+            assert 27 <= len(crops) <= 54
+            p = recognizer.infer(preprocess(crops))[:, Card.parse(t.card).index].max()
+            assert scene.card_width < 100 or p >= recognizer.threshold, (t.card, scene.card_width, p)
+    table = ceiling.summary(rows + [(130.0, 0.99, False), (130.0, 0.2, False)], recognizer.threshold)
+    band = table["by_card_width"]["120-151"]
+    assert band["readable"] >= 2 and band["either_pct"] > band["read_right_pct"]
+    assert table["all"]["readable"] == len(rows) + 2
+
+
 def test_seat_benchmark_says_why_each_readable_seat_was_missed(recognizer):
     """``bench/bench_vision.py``'s seat figures put every seat that could have been identified (both
     cards face up, an index in view) in one place: identified, identified wrongly, or missed with the
