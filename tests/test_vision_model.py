@@ -642,6 +642,26 @@ def test_r2_a_faint_rank_on_a_card_lying_on_a_card_is_proposed_from_its_print(re
     assert set(now) <= truth
 
 
+@pytest.mark.parametrize(("scene_index", "card"), [(422, "Th"), (726, "Jh")])
+def test_r2_a_pale_red_rank_is_proposed_from_its_print_on_the_darkest_channel(recognizer, monkeypatch,
+                                                                              scene_index, card):
+    """Tuning scenes (seeds ``[50505, i]``, seen decks, cards 143 and 96 px wide): a red card lying
+    on another, its index corner under the next card of a stack, its thin red rank blurred to pale
+    pink, barely darker than the stock in gray. On the frame's darkest channel red print is as dark
+    as black (``detect.GLYPH_FAINT_COLOUR``): the card is proposed from its rank and suit and read;
+    without it, it is not, and no other card is read differently."""
+    from vision import detect
+
+    scene = _bench_scene(50505, scene_index)
+    truth = {t.card for t in scene.cards if t.face_up}
+    now = _sure(recognizer, scene.image)
+    monkeypatch.setattr(detect, "GLYPH_FAINT_COLOUR", 0)
+    before = _sure(recognizer, scene.image)
+    assert card in now and card not in before
+    assert set(now) - {card} == set(before)
+    assert set(now) <= truth
+
+
 def test_r2_a_card_read_at_two_corners_does_not_contest_its_fanned_neighbour(recognizer, monkeypatch):
     """Tuning scene 126 (seen decks): a 7 of hearts lies fanned under a queen of diamonds, each read
     at its own top-right index. The 7 is also read at its bottom-left index, and the card that

@@ -114,25 +114,31 @@ def test_r2_what_the_whole_look_leaves_alone(recognizer) -> None:
     assert recognizer._whole_look([unsure, elsewhere], frame) == [unsure, elsewhere]
 
 
-def test_r3_a_refused_place_stands_only_as_the_card_it_was_read_as_and_the_whole_card_shows(recognizer,
-                                                                                          monkeypatch) -> None:
-    """A place a check made unreadable (a small spade the body did not confirm) keeps the card it was
-    read as; the whole look stands it where the whole card shows that card, not where the check
-    refused the colour twin, not where the card is read sure elsewhere in the region, and not at all
-    with the rule switched off."""
+def test_r3_a_refused_red_card_stands_where_the_whole_card_shows_it_a_refused_black_one_never(recognizer,
+                                                                                              monkeypatch) -> None:
+    """A place a check made unreadable (a queen of hearts the queen check refused) keeps the card it
+    was read as; the whole look stands it where the whole card shows that card, not where the card
+    is read sure elsewhere in the region, and not with the rule switched off. A refused club or
+    spade stays refused even where the whole card shows it: on decks never trained on the index,
+    the bodies and the whole card can all take a club for a spade."""
     from vision import recognize
     from vision.recognize import Detection, _unread
 
-    frame, quad = _lone_card(CARD)
-    refused = _unread(Detection(Card.parse(CARD), 0.98, quad, 1))
-    assert refused.card is None and refused.refused == Card.parse(CARD)
+    frame, quad = _lone_card("Qh")
+    refused = _unread(Detection(Card.parse("Qh"), 0.98, quad, 1))
+    assert refused.card is None and refused.refused == Card.parse("Qh")
     (out,) = recognizer._whole_look([refused], frame)
-    assert out.card == Card.parse(CARD) and out.confidence == recognizer.threshold and out.confirmed_by_body
-    twin = _unread(Detection(Card.parse(TWIN), 0.98, quad, 1))
-    assert recognizer._whole_look([twin], frame) == [twin]
-    elsewhere = Detection(Card.parse(CARD), 0.999, tuple((x + 500.0, y) for x, y in quad), 1)
+    assert out.card == Card.parse("Qh") and out.confidence == recognizer.threshold and out.confirmed_by_body
+    other = _unread(Detection(Card.parse("Qd"), 0.98, quad, 1))  # the whole card shows a heart
+    assert recognizer._whole_look([other], frame) == [other]
+    elsewhere = Detection(Card.parse("Qh"), 0.999, tuple((x + 500.0, y) for x, y in quad), 1)
     assert recognizer._whole_look([refused, elsewhere], frame) == [refused, elsewhere]
+    frame, quad = _lone_card(CARD)
+    black = _unread(Detection(Card.parse(CARD), 0.98, quad, 1))
+    assert recognizer._whole_look([black], frame) == [black]
+    assert recognizer._whole_look([Detection(Card.parse(CARD), 0.8, quad, 1)], frame)[0].card == Card.parse(CARD)
     monkeypatch.setattr(recognize, "WHOLE_REFUSED", False)
+    frame, quad = _lone_card("Qh")
     assert recognizer._whole_look([refused], frame) == [refused]
 
 

@@ -88,7 +88,8 @@ class Masks:
     _outlines: dict[str, tuple[np.ndarray, ...]] = dataclasses.field(default_factory=dict, init=False, repr=False,
                                                                      compare=False)
     _glyph_ink: dict[int, np.ndarray] = dataclasses.field(default_factory=dict, init=False, repr=False, compare=False)
-    """:func:`glyph_ink` by its kernel size; 0: the gray of :attr:`image`."""
+    """:func:`glyph_ink` by its kernel size; 0: the gray of :attr:`image`; -1 and -2: its darkest
+    channel and where it is coloured (:data:`GLYPH_FAINT_COLOUR`)."""
     _measures: dict[str, float | None] = dataclasses.field(default_factory=dict, init=False, repr=False,
                                                            compare=False)
 
@@ -475,6 +476,15 @@ stock (``Masks.ink``), as before the thirty-seventh session. Its blobs join the 
 which stay. On 600 tuning scenes a set, 0.12 and 60 read 15 more seen-deck cards and 32 more
 unseen, with one unseen wrong read fewer (models/README.md, "Thirty-seventh session"); at 25 so
 much stock shading and so many pip edges join in that 21 seen and 41 unseen cards are lost."""
+GLYPH_FAINT_COLOUR = 25
+"""Coloured faint print for :func:`glyph_ink`, the threshold of colour (brightest channel less darkest)
+above which the black-hat is also taken on the frame's darkest channel, where red, blue and green
+print is as dark as black (in gray a thin red rank blurred to pale pink is barely darker than the
+stock). ``0``: gray only, as before the forty-eighth session. Forty-eighth session, 1,000 tuning
+scenes of the seen decks: 15 of the 20 cards 70 px wide or more with no corner proposal were red;
+on 600 tuning scenes a set (``[50505, i]``) 6 more seen-deck cards read right and 3 more unseen,
+no read wrong. Taken on every channel's darkest, black print included, it read 7 more seen but
+lost 5 unseen and made 2 unseen wrong reads (a Qc and a 9c read as spades)."""
 SCAN_EPS = 0.035
 """Outline simplification for the print scan, in card widths: small steps between the edges of
 fanned cards merge into one straight stretch."""
@@ -621,7 +631,8 @@ def _more_blobs(stats: np.ndarray, cent: np.ndarray, mask: np.ndarray, tol: int)
 def glyph_ink(masks: Masks, card_width: float) -> np.ndarray | None:
     """``masks.ink`` with faint print added where the frame's gray is darker than its surroundings
     (a black-hat over :data:`GLYPH_FAINT` card widths) on card stock: a thin blurred rank is often
-    too light and too little saturated to leave stock, and a glyph pair needs its rank."""
+    too light and too little saturated to leave stock, and a glyph pair needs its rank. Coloured
+    print (:data:`GLYPH_FAINT_COLOUR`) is also looked for on the frame's darkest channel."""
     import cv2
 
     if not GLYPH_FAINT or masks.image is None or masks.ink is None or not card_width:
@@ -630,8 +641,19 @@ def glyph_ink(masks: Masks, card_width: float) -> np.ndarray | None:
     found = masks._glyph_ink.get(k)
     if found is None:  # once a kernel size: the width search asks again at every width
         gray = masks.gray()
-        hat = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+        kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+        hat = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel)
         found = cv2.bitwise_and(cv2.compare(hat, GLYPH_FAINT[1], cv2.CMP_GT), masks.white) | masks.ink
+        if GLYPH_FAINT_COLOUR and masks.image.ndim == 3:  # coloured print, on the darkest channel
+            if -1 not in masks._glyph_ink:  # once a frame
+                b, g, r = cv2.split(masks.image)
+                darkest = masks._glyph_ink[-1] = cv2.min(cv2.min(b, g), r)
+                masks._glyph_ink[-2] = cv2.compare(cv2.subtract(cv2.max(cv2.max(b, g), r), darkest),
+                                                   GLYPH_FAINT_COLOUR, cv2.CMP_GT)
+            darkest, coloured = masks._glyph_ink[-1], masks._glyph_ink[-2]
+            hat = cv2.morphologyEx(darkest, cv2.MORPH_BLACKHAT, kernel)
+            found |= cv2.bitwise_and(cv2.bitwise_and(cv2.compare(hat, GLYPH_FAINT[1], cv2.CMP_GT), coloured),
+                                     masks.white)
         masks._glyph_ink[k] = found
     return found
 
