@@ -19,7 +19,6 @@ read right by the recogniser or at the threshold at a true corner (``either``); 
 
 from __future__ import annotations
 
-import argparse
 import pathlib
 import sys
 
@@ -57,31 +56,29 @@ def true_corner_crops(gray: np.ndarray, truth) -> list[np.ndarray]:  # type: ign
     return crops
 
 
-def _work(args: tuple[str, int, int, int]) -> list[tuple[float, float, bool]]:
-    """``(card width, true-corner probability, read right)`` for each readable card of scenes ``lo..hi``."""
-    name, lo, hi, seed = args
+def ceiling_rows(rec, scene) -> list[tuple[float, float, bool]]:  # type: ignore[no-untyped-def]
+    """``(card width, true-corner probability, read right)`` for each readable card of ``scene``."""
     import cv2
-    from bench_vision import bench_scene, match_reads
-    from vision_misses import _decks
+    from bench_vision import match_reads
 
     from controller.cards import Card
-    from vision.recognize import OnnxRecognizer, preprocess
+    from vision.recognize import preprocess
 
-    cv2.setNumThreads(1)
-    rec = OnnxRecognizer(threads=1)
-    decks = _decks(name)
+    _, hit, _ = match_reads(scene, rec.recognize(scene.image), rec.threshold)
+    gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
     rows = []
-    for i in range(lo, hi):
-        scene = bench_scene(decks, seed, i)
-        _, hit, _ = match_reads(scene, rec.recognize(scene.image), rec.threshold)
-        gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
-        for j, t in enumerate(scene.cards):
-            if not t.readable:
-                continue
+    for j, t in enumerate(scene.cards):
+        if t.readable:
             crops = true_corner_crops(gray, t)
             p = float(rec.infer(preprocess(crops))[:, Card.parse(t.card).index].max()) if crops else 0.0
             rows.append((float(scene.card_width), p, j in hit))
     return rows
+
+
+def _work(job: tuple[str, int, int, int]) -> list[tuple[float, float, bool]]:
+    from vision_misses import scene_rows
+
+    return scene_rows(job, ceiling_rows)
 
 
 def summary(rows: list[tuple[float, float, bool]], threshold: float) -> dict:
@@ -99,22 +96,13 @@ def summary(rows: list[tuple[float, float, bool]], threshold: float) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--set", choices=("seen", "unseen", "letele", "real"), default="seen")
-    ap.add_argument("--scenes", type=int, default=1000)
-    ap.add_argument("--seed", type=int, default=424242, help="scene seeds [seed, i]; the benchmark's is 424242")
-    ap.add_argument("--procs", type=int, default=2)
-    ap.add_argument("--json", help="also write the result here")
-    args = ap.parse_args(argv)
-    if args.scenes < 1 or args.procs < 1:
-        ap.error("--scenes and --procs must be at least 1")
     from bench_vision import emit, pool_map
+    from vision_misses import scene_args
 
     from vision.recognize import OnnxRecognizer
 
-    procs = min(args.procs, args.scenes)
-    chunks = [(args.set, k * args.scenes // procs, (k + 1) * args.scenes // procs, args.seed) for k in range(procs)]
-    rows = [r for part in pool_map(_work, chunks, procs) for r in part]
+    args, jobs, procs = scene_args(__doc__.splitlines()[0], argv, 1000, 424242)
+    rows = [r for part in pool_map(_work, jobs, procs) for r in part]
     threshold = OnnxRecognizer(threads=1).threshold
     emit({"set": args.set, "scenes": args.scenes, "seed": args.seed, "threshold": threshold,
           **summary(rows, threshold)}, args.json)

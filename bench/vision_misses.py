@@ -109,8 +109,10 @@ def classify_scene(rec, scene) -> list[tuple[str, str, float]]:  # type: ignore[
     return out
 
 
-def _work(args: tuple[str, int, int, int]) -> list[tuple[str, str, float]]:
-    name, lo, hi, seed = args
+def scene_rows(job: tuple[str, int, int, int], per_scene) -> list:  # type: ignore[no-untyped-def]
+    """``per_scene(recogniser, scene)``'s rows for the scenes of ``job`` (deck set, first and last
+    scene index, seed), read by one recogniser on one thread: a worker's share of a deck-set tool."""
+    name, lo, hi, seed = job
     import cv2
     from bench_vision import bench_scene
 
@@ -121,8 +123,29 @@ def _work(args: tuple[str, int, int, int]) -> list[tuple[str, str, float]]:
     decks = _decks(name)
     rows = []
     for i in range(lo, hi):
-        rows += classify_scene(rec, bench_scene(decks, seed, i))
+        rows += per_scene(rec, bench_scene(decks, seed, i))
     return rows
+
+
+def _work(job: tuple[str, int, int, int]) -> list[tuple[str, str, float]]:
+    return scene_rows(job, classify_scene)
+
+
+def scene_args(description: str, argv: list[str] | None, scenes: int, seed: int):  # type: ignore[no-untyped-def]
+    """The command line the deck-set tools share (``--set``, ``--scenes``, ``--seed``, ``--procs``,
+    ``--json``), checked, and the jobs it makes for :func:`scene_rows`: ``(args, jobs, procs)``."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--set", choices=("seen", "unseen", "letele", "real"), default="seen")
+    ap.add_argument("--scenes", type=int, default=scenes)
+    ap.add_argument("--seed", type=int, default=seed, help="scene seeds [seed, i]; the benchmark's is 424242")
+    ap.add_argument("--procs", type=int, default=2)
+    ap.add_argument("--json", help="also write the result here")
+    args = ap.parse_args(argv)
+    if args.scenes < 1 or args.procs < 1:
+        ap.error("--scenes and --procs must be at least 1")
+    procs = min(args.procs, args.scenes)
+    jobs = [(args.set, k * args.scenes // procs, (k + 1) * args.scenes // procs, args.seed) for k in range(procs)]
+    return args, jobs, procs
 
 
 def summary(rows: list[tuple[str, str, float]]) -> dict:
@@ -138,20 +161,10 @@ def summary(rows: list[tuple[str, str, float]]) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--set", choices=("seen", "unseen", "letele", "real"), default="seen")
-    ap.add_argument("--scenes", type=int, default=300)
-    ap.add_argument("--seed", type=int, default=50505, help="scene seeds [seed, i]; the benchmark's is 424242")
-    ap.add_argument("--procs", type=int, default=2)
-    ap.add_argument("--json", help="also write the result here")
-    args = ap.parse_args(argv)
-    if args.scenes < 1 or args.procs < 1:
-        ap.error("--scenes and --procs must be at least 1")
-    procs = min(args.procs, args.scenes)
-    chunks = [(args.set, k * args.scenes // procs, (k + 1) * args.scenes // procs, args.seed) for k in range(procs)]
+    args, jobs, procs = scene_args(__doc__.splitlines()[0], argv, 300, 50505)
     from bench_vision import emit, pool_map
 
-    rows = [r for part in pool_map(_work, chunks, procs) for r in part]
+    rows = [r for part in pool_map(_work, jobs, procs) for r in part]
     emit({"set": args.set, "scenes": args.scenes, "seed": args.seed, **summary(rows)}, args.json)
     return 0
 
