@@ -89,7 +89,7 @@ class Masks:
                                                                      compare=False)
     _glyph_ink: dict[int, np.ndarray] = dataclasses.field(default_factory=dict, init=False, repr=False, compare=False)
     """:func:`glyph_ink` by its kernel size; 0: the gray of :attr:`image`; -1 and -2: its darkest
-    channel and where it is coloured (:data:`GLYPH_FAINT_COLOUR`)."""
+    channel and where it is coloured (:meth:`darkest`)."""
     _measures: dict[str, float | None] = dataclasses.field(default_factory=dict, init=False, repr=False,
                                                            compare=False)
 
@@ -115,6 +115,20 @@ class Masks:
 
             gray = self._glyph_ink[0] = cv2.cvtColor(self.image, cv2.COLOR_BGR2GRAY)
         return gray
+
+    def darkest(self, colour: int) -> tuple[np.ndarray, np.ndarray]:
+        """:attr:`image`'s darkest channel, and where its pixels are coloured (the brightest channel
+        over the darkest by more than ``colour``), found once (:data:`GLYPH_FAINT_COLOUR`)."""
+        found = self._glyph_ink.get(-1), self._glyph_ink.get(-2)
+        if found[0] is None or found[1] is None:
+            import cv2
+
+            b, g, r = cv2.split(self.image)
+            darkest = self._glyph_ink[-1] = cv2.min(cv2.min(b, g), r)
+            coloured = self._glyph_ink[-2] = cv2.compare(cv2.subtract(cv2.max(cv2.max(b, g), r), darkest), colour,
+                                                         cv2.CMP_GT)
+            found = darkest, coloured
+        return found  # type: ignore[return-value]
 
     def edge_width(self) -> float | None:
         """The width of the card edges in :attr:`image` (:func:`vision.focus.edge_width`: how far
@@ -645,12 +659,7 @@ def glyph_ink(masks: Masks, card_width: float) -> np.ndarray | None:
         hat = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel)
         found = cv2.bitwise_and(cv2.compare(hat, GLYPH_FAINT[1], cv2.CMP_GT), masks.white) | masks.ink
         if GLYPH_FAINT_COLOUR and masks.image.ndim == 3:  # coloured print, on the darkest channel
-            if -1 not in masks._glyph_ink:  # once a frame
-                b, g, r = cv2.split(masks.image)
-                darkest = masks._glyph_ink[-1] = cv2.min(cv2.min(b, g), r)
-                masks._glyph_ink[-2] = cv2.compare(cv2.subtract(cv2.max(cv2.max(b, g), r), darkest),
-                                                   GLYPH_FAINT_COLOUR, cv2.CMP_GT)
-            darkest, coloured = masks._glyph_ink[-1], masks._glyph_ink[-2]
+            darkest, coloured = masks.darkest(GLYPH_FAINT_COLOUR)
             hat = cv2.morphologyEx(darkest, cv2.MORPH_BLACKHAT, kernel)
             found |= cv2.bitwise_and(cv2.bitwise_and(cv2.compare(hat, GLYPH_FAINT[1], cv2.CMP_GT), coloured),
                                      masks.white)

@@ -2008,9 +2008,15 @@ class OnnxRecognizer:
                 continue
             if d.contested and _black_pair(d.contest):
                 continue  # a club against a spade of one rank: the body's own rules settle it or none do
-            named = d.contest if d.contested else (d.card,) if d.card is not None else (
-                (d.refused,) if WHOLE_REFUSED and d.refused is not None and d.refused.suit not in _BLACK_SUITS
-                else ())
+            named: tuple[Card, ...]
+            if d.contested:
+                named = d.contest
+            elif d.card is not None:
+                named = (d.card,)
+            elif WHOLE_REFUSED and d.refused is not None and d.refused.suit not in _BLACK_SUITS:
+                named = (d.refused,)  # a red card a check refused
+            else:
+                continue
             cards = [c for c in named if c not in sure]
             if cards:
                 todo.append((i, cards))
