@@ -629,11 +629,13 @@ def test_r2_a_faint_rank_on_a_card_lying_on_a_card_is_proposed_from_its_print(re
     are too light and too little saturated to leave the card stock, so the glyph proposer (a rank
     above a suit) found only suits. With the faint print of the gray image added
     (``detect.GLYPH_FAINT``), the 4 of hearts is proposed and read; without it, it is not, and no
-    other card is read differently."""
+    other card is read differently. Measured with no weak print taken for ranks
+    (``detect.GLYPH_WEAK_RANK``, which reads two more of the fan, and needs ``GLYPH_FAINT``)."""
     from vision import detect
 
     scene = _bench_scene(50505, 277)
     truth = {t.card for t in scene.cards if t.face_up}
+    monkeypatch.setattr(detect, "GLYPH_WEAK_RANK", None)
     now = _sure(recognizer, scene.image)
     monkeypatch.setattr(detect, "GLYPH_FAINT", None)
     before = _sure(recognizer, scene.image)
@@ -659,6 +661,26 @@ def test_r2_a_pale_red_rank_is_proposed_from_its_print_on_the_darkest_channel(re
     before = _sure(recognizer, scene.image)
     assert card in now and card not in before
     assert set(now) - {card} == set(before)
+    assert set(now) <= truth
+
+
+@pytest.mark.parametrize("scene_index, cards", [(598, ("Kh",)), (277, ("6h", "9d"))])
+def test_r2_a_rank_too_faint_for_a_glyph_is_paired_with_its_plain_suit(recognizer, monkeypatch, scene_index, cards):
+    """Tuning scenes (seeds ``[50505, i]``, seen decks): a ``dejavu-condensed`` king of hearts 56 px
+    wide, its index corner in view under a dealer button, and two ``liberation-serif-small`` red
+    cards of a stack, read at a width of 71 px. Each index's rank is blurred into specks too faint and
+    too small for a glyph, while its suit prints plainly. Taken as a rank where it is weak print
+    (``detect.GLYPH_WEAK_RANK``, forty-ninth session), the pair is proposed and the card read;
+    without it, it is not, and no other card is read differently."""
+    from vision import detect
+
+    scene = _bench_scene(50505, scene_index)
+    truth = {t.card for t in scene.cards if t.face_up}
+    now = _sure(recognizer, scene.image)
+    monkeypatch.setattr(detect, "GLYPH_WEAK_RANK", None)
+    before = _sure(recognizer, scene.image)
+    assert all(c in now and c not in before for c in cards)
+    assert set(now) - set(cards) == set(before)
     assert set(now) <= truth
 
 

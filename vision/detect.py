@@ -18,6 +18,7 @@ import functools
 import itertools
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -87,9 +88,10 @@ class Masks:
     :func:`glyph_ink` is found in its gray, when the glyph proposer asks for it."""
     _outlines: dict[str, tuple[np.ndarray, ...]] = dataclasses.field(default_factory=dict, init=False, repr=False,
                                                                      compare=False)
-    _glyph_ink: dict[int, np.ndarray] = dataclasses.field(default_factory=dict, init=False, repr=False, compare=False)
+    _glyph_ink: dict[object, Any] = dataclasses.field(default_factory=dict, init=False, repr=False, compare=False)
     """:func:`glyph_ink` by its kernel size; 0: the gray of :attr:`image`; -1 and -2: its darkest
-    channel and where it is coloured (:meth:`darkest`)."""
+    channel and where it is coloured (:meth:`darkest`); ``("hats", k)``: the black-hats of
+    :func:`faint_print`."""
     _measures: dict[str, float | None] = dataclasses.field(default_factory=dict, init=False, repr=False,
                                                            compare=False)
 
@@ -499,6 +501,15 @@ scenes of the seen decks: 15 of the 20 cards 70 px wide or more with no corner p
 on 600 tuning scenes a set (``[50505, i]``) 6 more seen-deck cards read right and 3 more unseen,
 no read wrong. Taken on every channel's darkest, black print included, it read 7 more seen but
 lost 5 unseen and made 2 unseen wrong reads (a Qc and a 9c read as spades)."""
+GLYPH_WEAK_RANK: tuple[int, float] | None = (40, 0.035)
+"""Weak print taken for a rank whose suit is printed plainly (:func:`glyph_corners`, :func:`_weak_ranks`):
+on card stock, more than the first value darker than its surroundings (the black-hat of
+:data:`GLYPH_FAINT`, whose own bar is 60), in blobs whose diagonal is at least the second value
+times the card's height (a faint rank breaks into specks of a few pixels). Only ever a rank, paired
+with a suit blob as printed, and only on cards under :data:`GLYPH_WEAK_BELOW` pixels. ``None``: none,
+as before the forty-ninth session."""
+GLYPH_WEAK_BELOW = 80.0
+"""The card width (pixels) from which no weak print is taken for a rank (:data:`GLYPH_WEAK_RANK`)."""
 SCAN_EPS = 0.035
 """Outline simplification for the print scan, in card widths: small steps between the edges of
 fanned cards merge into one straight stretch."""
@@ -647,24 +658,50 @@ def glyph_ink(masks: Masks, card_width: float) -> np.ndarray | None:
     (a black-hat over :data:`GLYPH_FAINT` card widths) on card stock: a thin blurred rank is often
     too light and too little saturated to leave stock, and a glyph pair needs its rank. Coloured
     print (:data:`GLYPH_FAINT_COLOUR`) is also looked for on the frame's darkest channel."""
-    import cv2
-
     if not GLYPH_FAINT or masks.image is None or masks.ink is None or not card_width:
         return masks.ink
     k = max(3, int(round(GLYPH_FAINT[0] * card_width)) | 1)
     found = masks._glyph_ink.get(k)
     if found is None:  # once a kernel size: the width search asks again at every width
-        gray = masks.gray()
-        kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-        hat = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel)
-        found = cv2.bitwise_and(cv2.compare(hat, GLYPH_FAINT[1], cv2.CMP_GT), masks.white) | masks.ink
-        if GLYPH_FAINT_COLOUR and masks.image.ndim == 3:  # coloured print, on the darkest channel
-            darkest, coloured = masks.darkest(GLYPH_FAINT_COLOUR)
-            hat = cv2.morphologyEx(darkest, cv2.MORPH_BLACKHAT, kernel)
-            found |= cv2.bitwise_and(cv2.bitwise_and(cv2.compare(hat, GLYPH_FAINT[1], cv2.CMP_GT), coloured),
-                                     masks.white)
-        masks._glyph_ink[k] = found
+        found = masks._glyph_ink[k] = faint_print(masks, k, GLYPH_FAINT[1]) | masks.ink
     return found
+
+
+def faint_print(masks: Masks, k: int, darker: int) -> np.ndarray:
+    """Where ``masks.image`` is more than ``darker`` darker than its surroundings on card stock (a
+    black-hat over ``k`` pixels, in gray and, where the print is coloured, on the darkest channel:
+    :data:`GLYPH_FAINT_COLOUR`). The black-hats are made once a kernel size."""
+    import cv2
+
+    hats = masks._glyph_ink.get(("hats", k))
+    if hats is None:
+        kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+        hats = (cv2.morphologyEx(masks.gray(), cv2.MORPH_BLACKHAT, kernel),)
+        if GLYPH_FAINT_COLOUR and masks.image is not None and masks.image.ndim == 3:  # coloured print
+            darkest, coloured = masks.darkest(GLYPH_FAINT_COLOUR)
+            hats += (cv2.bitwise_and(cv2.morphologyEx(darkest, cv2.MORPH_BLACKHAT, kernel), coloured),)
+        masks._glyph_ink[("hats", k)] = hats
+    found = cv2.compare(hats[0], darker, cv2.CMP_GT)
+    for hat in hats[1:]:
+        found |= cv2.compare(hat, darker, cv2.CMP_GT)
+    return cv2.bitwise_and(found, masks.white)
+
+
+def _weak_ranks(masks: Masks, card_width: float, kept: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Centres and diagonals of the blobs of weak print (:data:`GLYPH_WEAK_RANK`) that may be a rank
+    on a card under :data:`GLYPH_WEAK_BELOW` pixels, none within 1.5 pixels of a ``kept`` centre."""
+    none = np.zeros((0, 2)), np.zeros(0)
+    if not GLYPH_WEAK_RANK or not GLYPH_FAINT or masks.image is None or card_width >= GLYPH_WEAK_BELOW:
+        return none
+    H = card_width * ASPECT
+    k = max(3, int(round(GLYPH_FAINT[0] * card_width)) | 1)
+    _, _, stats, cent = _blobs(faint_print(masks, k, GLYPH_WEAK_RANK[0]))
+    stats, cent = stats[1:], cent[1:]
+    diag = np.hypot(stats[:, 2], stats[:, 3])
+    ok = (diag >= GLYPH_WEAK_RANK[1] * H) & (diag <= 0.2 * H) & (stats[:, 4] >= 2)
+    if len(kept) and ok.any():
+        ok[ok] = np.abs(cent[ok][:, None] - kept[None]).sum(axis=2).min(axis=1) >= 1.5
+    return (cent[ok], diag[ok]) if ok.any() else none
 
 
 def glyph_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0, 0),
@@ -682,7 +719,9 @@ def glyph_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0,
 
     Print joined by a thin line (a deck's printed frame touching its index, a card's shaded edge)
     makes one blob too long for a glyph; the blobs of the print opened by :data:`GLYPH_SPLIT` of a
-    card width, where they differ from the blobs as printed, are taken too.
+    card width, where they differ from the blobs as printed, are taken too. On a small card, a rank
+    blurred into specks too faint for a glyph is taken from weaker print (:data:`GLYPH_WEAK_RANK`),
+    as a rank only, above a suit blob as printed; those pairs come last.
     """
     import cv2
 
@@ -703,10 +742,12 @@ def glyph_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0,
     diag = np.hypot(stats[:, 2], stats[:, 3])
     keep = (diag >= 0.045 * H) & (diag <= 0.2 * H) & (stats[:, 4] >= 6)
     idx = np.nonzero(keep)[0]
-    if len(idx) < 2:
+    weak_c, weak_d = _weak_ranks(masks, W, cent[idx]) if len(idx) else (np.zeros((0, 2)), np.zeros(0))
+    if len(idx) + len(weak_c) < 2:
         return []
-    C = cent[idx]
-    D = diag[idx]
+    printed = len(idx)  # the blobs as printed; then the weak ranks (a rank only, and last)
+    C = np.concatenate([cent[idx], weak_c])
+    D = np.concatenate([diag[idx], weak_d])
     contours = [c for c in masks.outlines("filled")
                 if cv2.contourArea(c) > 0.3 * W * H]
     edge_angles: list[list[float]] = []
@@ -724,6 +765,7 @@ def glyph_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0,
     out: list[Corner] = []
     near = 0.08 * W
     pairs = np.argwhere((dist >= 0.055 * H) & (dist <= 0.17 * H))
+    pairs = pairs[pairs[:, 1] < printed]  # a suit is print as printed
     # the known corners, as rows (x, y, ux, uy): a new corner that repeats one of them or one proposed
     # before it (within ``near``, facing the same way) is dropped
     q = np.array([(o.point[0] - offset[0], o.point[1] - offset[1], o.u[0], o.u[1]) for o in known],
