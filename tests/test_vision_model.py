@@ -684,6 +684,24 @@ def test_r2_a_rank_too_faint_for_a_glyph_is_paired_with_its_plain_suit(recognize
     assert set(now) <= truth
 
 
+def test_r3_a_card_proposed_from_a_weak_rank_stands_only_where_its_index_reads_it_sure(recognizer, monkeypatch):
+    """Benchmark scene 842 (seeds ``[424242, i]``, unseen decks): a ``p052`` jack of clubs 55 px
+    wide. A weak-print rank (``detect.GLYPH_WEAK_RANK``) proposes its far index corner, which the
+    index classifier reads Js at 0.88; both body models take its pips for spades too, and would
+    raise it to the threshold. A card proposed so stands only on the index classifier's own sure
+    read (``FAINT_SURE_ONLY``): the place stays unread."""
+    import vision.recognize as R
+    from vision import render
+
+    scene = _bench_scene(424242, 842, render.UNSEEN_DECKS)
+    truth = {t.card for t in scene.cards if t.face_up}
+    assert "Jc" in truth and "Js" not in truth
+    now = _sure(recognizer, scene.image)
+    assert "Js" not in now and set(now) <= truth
+    monkeypatch.setattr(R, "FAINT_SURE_ONLY", False)
+    assert "Js" in _sure(recognizer, scene.image)
+
+
 def test_r2_a_card_read_at_two_corners_does_not_contest_its_fanned_neighbour(recognizer, monkeypatch):
     """Tuning scene 126 (seen decks): a 7 of hearts lies fanned under a queen of diamonds, each read
     at its own top-right index. The 7 is also read at its bottom-left index, and the card that

@@ -45,6 +45,10 @@ class Corner:
     index_scale: float = 1.0
     """How much larger than a standard index the deck prints its own (``camera.index_scale``): the
     crop is made at ``width``, the card itself is ``width / index_scale`` wide (:attr:`card_width`)."""
+    faint: bool = False
+    """Proposed from a rank taken from weak print (:data:`GLYPH_WEAK_RANK`): what the index classifier
+    reads there stands only at its threshold, with no other model's word
+    (:meth:`vision.recognize.OnnxRecognizer.read_corners`)."""
 
     @property
     def card_width(self) -> float:
@@ -765,7 +769,7 @@ def glyph_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0,
     out: list[Corner] = []
     near = 0.08 * W
     pairs = np.argwhere((dist >= 0.055 * H) & (dist <= 0.17 * H))
-    pairs = pairs[pairs[:, 1] < printed]  # a suit is print as printed
+    pairs = pairs[pairs[:, 1] < printed]  # the suit is print as printed
     # the known corners, as rows (x, y, ux, uy): a new corner that repeats one of them or one proposed
     # before it (within ``near``, facing the same way) is dropped
     q = np.array([(o.point[0] - offset[0], o.point[1] - offset[1], o.u[0], o.u[1]) for o in known],
@@ -814,7 +818,8 @@ def glyph_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0,
                for i in (gx - 1, gx, gx + 1) for j in (gy - 1, gy, gy + 1) for qx, qy, qux, quy in cells.get((i, j), ())):
             continue
         cells.setdefault((gx, gy), []).append((px, py, kx, ky))
-        out.append(Corner((float(px + offset[0]), float(py + offset[1])), (kx, ky), (float(vx[k]), float(vy[k])), W))
+        out.append(Corner((float(px + offset[0]), float(py + offset[1])), (kx, ky), (float(vx[k]), float(vy[k])), W,
+                          faint=bool(a_s[k] >= printed)))
     return out
 
 

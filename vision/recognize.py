@@ -215,6 +215,12 @@ the body: it stands when the index and the body together (:func:`body_evidence`)
 threshold. On the tuning scenes, 0.5 read 0.4 points more of the seen decks than 0.8, with no more
 wrong reads."""
 COLOUR_TWIN_SUITS = frozenset("cs")
+FAINT_SURE_ONLY = True
+"""A corner proposed from a rank taken from weak print (:attr:`vision.detect.Corner.faint`) is read only
+where the index classifier itself reads it at the threshold: no body model raises it, no layout model
+reads it. Forty-ninth session: on the unseen benchmark a ``p052`` jack of clubs so proposed read Js at
+0.88, and both body models, taking its pips for spades, raised it (scene 842); on 600 tuning scenes
+the rule keeps 4 of the 6 cards the weak ranks add. ``False``: such reads are weighed as any other."""
 """Suits of a card read from :data:`BODY_RESCUE_FLOOR` up to the threshold whose colour twin
 (:func:`colour_twin`: a club for a spade, a spade for a club) the body may read instead: the card
 becomes its twin, at the threshold and ``confirmed_by_body``, when the index's own probability of
@@ -1619,7 +1625,8 @@ class OnnxRecognizer:
         ``second_look``: look again at near misses (:meth:`_look_again`; default :attr:`second_look`).
         ``layout``: the corners not read sure are read by the layout index model too, when there
         is one (:meth:`layout_reads`). ``stock``: the frame's card stock, for the print's colour
-        (:func:`suit_colour_checks`)."""
+        (:func:`suit_colour_checks`). A corner proposed from a weak-print rank reads a card only at
+        the threshold, by the index classifier (:data:`FAINT_SURE_ONLY`)."""
         if not corners:
             return []
         if colour_frame is None and frame.ndim == 3:
@@ -1639,6 +1646,9 @@ class OnnxRecognizer:
             readings = suit_colour_checks(readings, colour_frame, corners, stock)
         if layout:
             readings = self.layout_reads(frame, corners, readings, colour_frame, crops, cut, stock)
+        if FAINT_SURE_ONLY:
+            readings = [Reading(None, r.confidence) if c.faint and r.card is not None and (
+                r.layout or r.confidence < self.threshold) else r for c, r in zip(corners, readings)]
         return readings
 
     def layout_reads(self, frame: np.ndarray, corners: Sequence[detect.Corner], readings: Sequence[Reading],
