@@ -623,6 +623,21 @@ def _sure(recognizer, image) -> dict[str, list[tuple[float, float]]]:  # type: i
     return out
 
 
+def _refused_without(recognizer, monkeypatch, scene, right: str, wrong: str,  # type: ignore[no-untyped-def]
+                     module, name: str, off):
+    """A rule's refusal of a wrong read: ``scene`` holds ``right`` and not ``wrong``; ``recognizer``
+    reads no ``wrong`` there and nothing untrue, and with ``module.name`` set to ``off`` it reads
+    ``wrong``. Returns the sure reads with the rule and without it (:func:`_sure`)."""
+    truth = {t.card for t in scene.cards if t.face_up}
+    assert right in truth and wrong not in truth
+    now = _sure(recognizer, scene.image)
+    assert wrong not in now and set(now) <= truth
+    monkeypatch.setattr(module, name, off)
+    before = _sure(recognizer, scene.image)
+    assert wrong in before
+    return now, before
+
+
 def test_r2_a_faint_rank_on_a_card_lying_on_a_card_is_proposed_from_its_print(recognizer, monkeypatch):
     """Tuning scene 277 (seeds ``[50505, i]``, seen decks): a fan of five cards of a deck with a small,
     thin index, each lying on the one before, so no outline marks their index corners. Their ranks
@@ -693,13 +708,8 @@ def test_r3_a_card_proposed_from_a_weak_rank_stands_only_where_its_index_reads_i
     import vision.recognize as R
     from vision import render
 
-    scene = _bench_scene(424242, 842, render.UNSEEN_DECKS)
-    truth = {t.card for t in scene.cards if t.face_up}
-    assert "Jc" in truth and "Js" not in truth
-    now = _sure(recognizer, scene.image)
-    assert "Js" not in now and set(now) <= truth
-    monkeypatch.setattr(R, "FAINT_SURE_ONLY", False)
-    assert "Js" in _sure(recognizer, scene.image)
+    _refused_without(recognizer, monkeypatch, _bench_scene(424242, 842, render.UNSEEN_DECKS), "Jc", "Js",
+                     R, "FAINT_SURE_ONLY", False)
 
 
 def test_r2_a_card_read_at_two_corners_does_not_contest_its_fanned_neighbour(recognizer, monkeypatch):
@@ -731,13 +741,7 @@ def test_r3_a_small_club_the_first_body_lets_stand_as_a_spade_is_refused_on_the_
     without it the ace is read as a spade."""
     import vision.recognize as R
 
-    scene = _bench_scene(424242, 39)
-    truth = {t.card for t in scene.cards if t.face_up}
-    assert "Ac" in truth and "As" not in truth
-    now = _sure(recognizer, scene.image)
-    assert "As" not in now and set(now) <= truth
-    monkeypatch.setattr(R, "SMALL_BLACK_SECOND", None)
-    assert "As" in _sure(recognizer, scene.image)
+    _refused_without(recognizer, monkeypatch, _bench_scene(424242, 39), "Ac", "As", R, "SMALL_BLACK_SECOND", None)
 
 
 def test_r3_two_readings_of_one_place_are_settled_where_four_looks_at_the_body_agree(recognizer, monkeypatch):
@@ -787,14 +791,9 @@ def test_r3_a_club_read_as_a_sure_spade_is_refused_where_all_four_body_looks_say
     import vision.recognize as R
     from vision import render
 
-    scene = _bench_scene(60606, 265, render.UNSEEN_DECKS)
-    truth = {t.card for t in scene.cards if t.face_up}
-    assert "Ac" in truth and "As" not in truth
-    now = _sure(recognizer, scene.image)
-    assert "As" not in now and set(now) <= truth
-    monkeypatch.setattr(R, "SURE_TWIN_VETO", None)
-    before = _sure(recognizer, scene.image)
-    assert "As" in before and set(before) - {"As"} == set(now)
+    now, before = _refused_without(recognizer, monkeypatch, _bench_scene(60606, 265, render.UNSEEN_DECKS), "Ac", "As",
+                                   R, "SURE_TWIN_VETO", None)
+    assert set(before) - {"As"} == set(now)
 
 
 def test_r3_a_sure_club_stands_where_its_body_leans_to_spades_under_the_veto_bar(recognizer, monkeypatch):
