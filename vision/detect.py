@@ -769,7 +769,7 @@ def glyph_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0,
     out: list[Corner] = []
     near = 0.08 * W
     pairs = np.argwhere((dist >= 0.055 * H) & (dist <= 0.17 * H))
-    pairs = pairs[pairs[:, 1] < printed]  # the suit is print as printed
+    pairs = pairs[pairs[:, 1] < printed]  # the suit a blob as printed
     # the known corners, as rows (x, y, ux, uy): a new corner that repeats one of them or one proposed
     # before it (within ``near``, facing the same way) is dropped
     q = np.array([(o.point[0] - offset[0], o.point[1] - offset[1], o.u[0], o.u[1]) for o in known],

@@ -215,12 +215,6 @@ the body: it stands when the index and the body together (:func:`body_evidence`)
 threshold. On the tuning scenes, 0.5 read 0.4 points more of the seen decks than 0.8, with no more
 wrong reads."""
 COLOUR_TWIN_SUITS = frozenset("cs")
-FAINT_SURE_ONLY = True
-"""A corner proposed from a rank taken from weak print (:attr:`vision.detect.Corner.faint`) is read only
-where the index classifier itself reads it at the threshold: no body model raises it, no layout model
-reads it. Forty-ninth session: on the unseen benchmark a ``p052`` jack of clubs so proposed read Js at
-0.88, and both body models, taking its pips for spades, raised it (scene 842); on 600 tuning scenes
-the rule keeps 4 of the 6 cards the weak ranks add. ``False``: such reads are weighed as any other."""
 """Suits of a card read from :data:`BODY_RESCUE_FLOOR` up to the threshold whose colour twin
 (:func:`colour_twin`: a club for a spade, a spade for a club) the body may read instead: the card
 becomes its twin, at the threshold and ``confirmed_by_body``, when the index's own probability of
@@ -229,6 +223,12 @@ reach the threshold. On cards about 72 pixels wide the index often splits a club
 rank (a ten read Tc 0.66 and Ts 0.33) where the pips are plain. Twenty-sixth session, 100 ten-seat
 tables a set: 3 seen and 10 unseen seats more identified, the same wrong seats; diamonds and hearts
 as well changed nothing (models/README.md)."""
+FAINT_SURE_ONLY = True
+"""A corner proposed from a rank taken from weak print (:attr:`vision.detect.Corner.faint`) is read only
+where the index classifier itself reads it at the threshold: no body model raises it, no layout model
+reads it. Forty-ninth session: on the unseen benchmark a ``p052`` jack of clubs so proposed read Js at
+0.88, and both body models, taking its pips for spades, raised it (scene 842); on 600 tuning scenes
+the rule keeps 4 of the 6 cards the weak ranks add. ``False``: such reads are weighed as any other."""
 TWIN_VETO_BELOW = 0.999
 """With a body-suit model, a club or a spade read at the threshold but below this, on a card narrower
 than :data:`TWIN_VETO_WIDTH`, is shown to the body, and is made unreadable when the body gives its
