@@ -664,11 +664,17 @@ def glyph_ink(masks: Masks, card_width: float) -> np.ndarray | None:
     print (:data:`GLYPH_FAINT_COLOUR`) is also looked for on the frame's darkest channel."""
     if not GLYPH_FAINT or masks.image is None or masks.ink is None or not card_width:
         return masks.ink
-    k = max(3, int(round(GLYPH_FAINT[0] * card_width)) | 1)
+    k = _faint_kernel(card_width)
     found = masks._glyph_ink.get(k)
     if found is None:  # once a kernel size: the width search asks again at every width
         found = masks._glyph_ink[k] = faint_print(masks, k, GLYPH_FAINT[1]) | masks.ink
     return found
+
+
+def _faint_kernel(card_width: float) -> int:
+    """The black-hat's kernel size (odd pixels, at least 3) of the faint print at ``card_width``
+    (:data:`GLYPH_FAINT`)."""
+    return max(3, int(round(GLYPH_FAINT[0] * card_width)) | 1) if GLYPH_FAINT else 3
 
 
 def faint_print(masks: Masks, k: int, darker: int) -> np.ndarray:
@@ -693,17 +699,18 @@ def faint_print(masks: Masks, k: int, darker: int) -> np.ndarray:
 
 def _weak_ranks(masks: Masks, card_width: float, kept: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Centres and diagonals of the blobs of weak print (:data:`GLYPH_WEAK_RANK`) that may be a rank
-    on a card under :data:`GLYPH_WEAK_BELOW` pixels, none within 1.5 pixels of a ``kept`` centre."""
+    on a card under :data:`GLYPH_WEAK_BELOW` pixels, none within 1.5 pixels of a ``kept`` centre (the
+    blobs as printed; with none, no suit to pair with, so no weak rank either)."""
     none = np.zeros((0, 2)), np.zeros(0)
-    if not GLYPH_WEAK_RANK or not GLYPH_FAINT or masks.image is None or card_width >= GLYPH_WEAK_BELOW:
+    if (not GLYPH_WEAK_RANK or not GLYPH_FAINT or masks.image is None or card_width >= GLYPH_WEAK_BELOW
+            or not len(kept)):
         return none
     H = card_width * ASPECT
-    k = max(3, int(round(GLYPH_FAINT[0] * card_width)) | 1)
-    _, _, stats, cent = _blobs(faint_print(masks, k, GLYPH_WEAK_RANK[0]))
+    _, _, stats, cent = _blobs(faint_print(masks, _faint_kernel(card_width), GLYPH_WEAK_RANK[0]))
     stats, cent = stats[1:], cent[1:]
     diag = np.hypot(stats[:, 2], stats[:, 3])
     ok = (diag >= GLYPH_WEAK_RANK[1] * H) & (diag <= 0.2 * H) & (stats[:, 4] >= 2)
-    if len(kept) and ok.any():
+    if ok.any():
         ok[ok] = np.abs(cent[ok][:, None] - kept[None]).sum(axis=2).min(axis=1) >= 1.5
     return (cent[ok], diag[ok]) if ok.any() else none
 
@@ -746,7 +753,7 @@ def glyph_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0,
     diag = np.hypot(stats[:, 2], stats[:, 3])
     keep = (diag >= 0.045 * H) & (diag <= 0.2 * H) & (stats[:, 4] >= 6)
     idx = np.nonzero(keep)[0]
-    weak_c, weak_d = _weak_ranks(masks, W, cent[idx]) if len(idx) else (np.zeros((0, 2)), np.zeros(0))
+    weak_c, weak_d = _weak_ranks(masks, W, cent[idx])
     if len(idx) + len(weak_c) < 2:
         return []
     printed = len(idx)  # the blobs as printed; then the weak ranks (a rank only, and last)
