@@ -865,3 +865,55 @@ def test_a_model_file_missing_or_not_a_model_is_a_clear_error_naming_it(tmp_path
     assert proc.returncode == 2, proc.stderr
     assert "cardroom serve: camera: " in proc.stderr and "onnxruntime cannot load it as the index model" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(("table", "seat", "cards"), [(40, 1, ("5d", "8d")), (70, 1, ("8d", "Jh"))])
+def test_r2_a_small_index_in_a_zone_short_of_cards_is_read_at_a_smaller_look(recognizer, monkeypatch,
+                                                                             table, seat, cards):
+    """Seat benchmark tables ``[717171, table]`` (seen decks, the configured 72 px camera): seat 1
+    holds a deck printing a small index (``nimbus-roman-regular`` at 0.8 of a standard one,
+    ``freeserif-small`` at 0.65), and one red card of it is read unsure at the camera's width. The
+    zone is short of cards, so its corners near that place are cropped again at 0.85 of the width
+    (``SMALLER_LOOK``) and the card is read there: the seat is identifiable, with the right cards.
+    Without the smaller look it is not; and a smaller look that reads a club or a spade is not
+    taken (``SMALLER_LOOK_BLACK``: it turned seen clubs into spades at two seats of 400 tables)."""
+    import vision.recognize as R
+    from vision import render
+    from vision.config import load_camera_config
+    from vision.watch import TableWatcher
+
+    scene = render.render_table(np.random.default_rng([717171, table]), render.TRAIN_DECKS)
+    assert sorted(t.card for t in scene.cards if t.seat == seat) == sorted(cards)
+    cam = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"stable_frames": 1})
+
+    def view():  # type: ignore[no-untyped-def]
+        return next(v for v in TableWatcher(cam, recognizer).watch(scene.image) if v.seat == seat)
+
+    seen = view()
+    assert seen.identifiable and sorted(map(str, seen.cards)) == sorted(cards)
+    monkeypatch.setattr(R, "SMALLER_LOOK", None)
+    assert not view().identifiable
+
+
+def test_r3_a_smaller_look_never_names_a_club_or_a_spade(recognizer, monkeypatch):
+    """Seat benchmark table ``[818181, 43]`` (seen decks): seat 4 holds 3c and 6c, the three read
+    unsure at the camera's width. At 0.85 of the width its index reads as a sure 3s, which would
+    make the seat identifiable with a card it does not hold; a club or a spade is never looked at
+    smaller, nor taken from a smaller look (``SMALLER_LOOK_BLACK``), so the seat is not
+    identifiable, and never wrong."""
+    import vision.recognize as R
+    from vision import render
+    from vision.config import load_camera_config
+    from vision.watch import TableWatcher
+
+    scene = render.render_table(np.random.default_rng([818181, 43]), render.TRAIN_DECKS)
+    assert sorted(t.card for t in scene.cards if t.seat == 4) == ["3c", "6c"]
+    cam = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"stable_frames": 1})
+
+    def view():  # type: ignore[no-untyped-def]
+        return next(v for v in TableWatcher(cam, recognizer).watch(scene.image) if v.seat == 4)
+
+    assert not view().identifiable
+    monkeypatch.setattr(R, "SMALLER_LOOK_BLACK", True)
+    wrong = view()
+    assert wrong.identifiable and sorted(map(str, wrong.cards)) == ["3s", "6c"]
