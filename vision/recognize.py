@@ -56,9 +56,9 @@ SMALLER_LOOK: float | None = 0.85
 """On a table (seat zones at a configured card width), a zone that shows fewer cards read sure than
 its hand has, and some place read unsure or unreadable, has its corners near that place that read a
 heart or a diamond cropped again at this share of their crop width, the card they imply as wide as
-before (:meth:`OnnxRecognizer._smaller_look`): a deck whose index prints smaller than a standard one for its
-card (0.65 to 0.8 of it: four of the seen decks) reads best at 0.85 of its width, and the width
-search reads scenes at two widths, where a camera reads one. Fiftieth session, seat benchmark (400
+before (:meth:`OnnxRecognizer._smaller_look`): a deck whose index prints smaller than a standard
+one for its card (0.65 to 0.8 of it: four of the seen decks) reads best at 0.85 of its width, and
+the width search reads scenes at two widths, where a camera reads one. Fiftieth session, seat benchmark (400
 tables of seen and of unseen decks, seeds 515151, 616161, 717171, 818181): seen 2,738 to 2,742 seats
 identified, unseen unchanged, no wrong seat more; 20 tables: ``letele`` 60 to 61, real designs 34 to
 36. About 0.2 more index crops a table frame. ``None``: no smaller look."""
@@ -69,12 +69,12 @@ SMALLER_LOOK_KEEPS = True
 """A smaller look's card is not taken where the first look at that corner read another card at
 :data:`CONTEST_FLOOR` or more: a crop made smaller can leave out what tells a 6 from a 5 (why a
 second look is never smaller, :data:`SECOND_LOOK_SCALES`). Without it the 400 tables read 2 unseen
-seats more, none wrong: kept on that precedent."""
+seats more, none wrong (every corner near a place in doubt looked at): kept on that precedent."""
 SMALLER_LOOK_BLACK = False
 """Whether a corner read as a club or a spade is looked at smaller, and a smaller look may name one.
-Not: on 400 tables that turned a seen 3c into a 3s (seed 818181, table 43) and an unseen Jc into a
-Js (717171, table 5), two seats identified with a card they did not hold, for 5 seen and 16 unseen
-seats more."""
+Not: on 400 tables (every corner near a place in doubt looked at) that turned a seen 3c into a 3s
+(seed 818181, table 43) and an unseen Jc into a Js (717171, table 5), two seats identified with a
+card they did not hold, for 5 seen and 16 unseen seats more."""
 LAYOUT_FROM = 0.5
 """A place where the index classifier read a card at this or more (sure or not) is left to it: the
 layout index model's card for that place stands only when it is the same card
