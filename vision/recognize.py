@@ -57,11 +57,12 @@ SMALLER_LOOK: float | None = 0.85
 its hand has, and some place read unsure or unreadable, has its corners near that place that read a
 heart or a diamond cropped again at this share of their crop width, the card they imply as wide as
 before (:meth:`OnnxRecognizer._smaller_look`): a deck whose index prints smaller than a standard
-one for its card (0.65 to 0.8 of it: four of the seen decks) reads best at 0.85 of its width, and
-the width search reads scenes at two widths, where a camera reads one. Fiftieth session, seat benchmark (400
-tables of seen and of unseen decks, seeds 515151, 616161, 717171, 818181): seen 2,738 to 2,742 seats
-identified, unseen unchanged, no wrong seat more; 20 tables: ``letele`` 60 to 61, real designs 34 to
-36. About 0.2 more index crops a table frame. ``None``: no smaller look."""
+one for its card (0.65 to 0.8 of it: four of the seen decks) reads best at 0.8 to 0.85 of its
+width, and the width search reads scenes at two widths, where a camera reads one. Fiftieth
+session, seat benchmark (400 tables of seen and of unseen decks, seeds 515151, 616161, 717171,
+818181): seen 2,738 to 2,742 seats identified, unseen unchanged, no wrong seat more; 20 tables:
+``letele`` 60 to 61, real designs 34 to 36. About 0.2 more index crops a table frame. ``None``: no
+smaller look."""
 SMALLER_LOOK_REACH = 0.6
 """A corner is looked at smaller where the card it implies has its centre within this many card
 widths of a place read unsure or unreadable."""
@@ -74,7 +75,7 @@ SMALLER_LOOK_BLACK = False
 """Whether a corner read as a club or a spade is looked at smaller, and a smaller look may name one.
 Not: on 400 tables (every corner near a place in doubt looked at) that turned a seen 3c into a 3s
 (seed 818181, table 43) and an unseen Jc into a Js (717171, table 5), two seats identified with a
-card they did not hold, for 5 seen and 16 unseen seats more."""
+card they did not hold, for 9 seen and 16 unseen seats more."""
 LAYOUT_FROM = 0.5
 """A place where the index classifier read a card at this or more (sure or not) is left to it: the
 layout index model's card for that place stands only when it is the same card
