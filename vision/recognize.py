@@ -1941,10 +1941,10 @@ class OnnxRecognizer:
         or unreadable (within :data:`SMALLER_LOOK_REACH` card widths of its centre), each to be cropped
         again at :data:`SMALLER_LOOK` times its crop width, the card it implies as wide as before; with
         the index in ``corners`` of each. None with no such place."""
-        if SMALLER_LOOK is None:
-            return [], []
         doubt = [d.center for d in dets if d.card is None or d.confidence < self.threshold]
-        picked = [i for i, c in enumerate(corners) if doubt and _may_look_smaller(readings[i]) and any(
+        if SMALLER_LOOK is None or not doubt:
+            return [], []
+        picked = [i for i, c in enumerate(corners) if _may_look_smaller(readings[i]) and any(
             math.dist(c.center(), p) < SMALLER_LOOK_REACH * c.card_width for p in doubt)]
         return [dataclasses.replace(corners[i], width=corners[i].width * SMALLER_LOOK,
                                     index_scale=corners[i].index_scale * SMALLER_LOOK) for i in picked], picked
