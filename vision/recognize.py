@@ -313,8 +313,8 @@ suit of its colour under :data:`ALL_BODIES_TWIN`. So settled: a contest the gene
 readings of one place, ``contest_of_places``, a club against a spade of one rank among them; or a
 card's own corners reading more than a club and a spade of one rank) is read as the contender the
 bodies speak for; a card read from :attr:`OnnxRecognizer.body_floor` up to the threshold whose
-bodies all speak for its rank in another suit, or for the card the first body model likes best, is
-read as that card (a seen deck's 5d 57 px wide read 5s at 0.935 at its index), but never as its
+bodies all speak for its rank in another suit is read as that card (a seen deck's 5d 57 px wide
+read 5s at 0.935 at its index), never as another rank (:data:`ALL_BODIES_RANK`), nor as its
 colour twin: that is the twin rescue's, which reads a club or a spade as its twin where the four
 looks speak for the twin and the index gave it :data:`TWIN_BY_BOTH_FLOOR` or more (an unseen deck's
 Ac 71 px wide read As at 0.998, which the twin veto refuses). The club-against-spade rule of a
@@ -326,6 +326,18 @@ asked here. Forty-first session, 600 tuning scenes a set: seen 3,647 -> 3,657 re
 654 of 714, none wrong (models/README.md). ``None``: not asked."""
 ALL_BODIES_TWIN = 0.1
 """The most any of the four looks may give the other suit of the card's colour (:data:`ALL_BODIES_SUIT`)."""
+ALL_BODIES_RANK = False
+"""Whether the four looks (:data:`ALL_BODIES_SUIT`) may also read a card the index read unsure as the
+card the first body model likes best where that is another rank: the body's rank comes from the
+count and the layout of the pips and from the court pictures, which each design draws its own way,
+where the index prints the rank. Fifty-first session: on the real designs' 20 standard tables a
+``kde-standard`` 8c, its corners read 8c at 0.78 and 0.86 (0.93 together; the layout index model
+0.997), was made a 9c by both body models from both corners (a nine at 0.94 to 0.99: that design
+lays its eight pips in four rows of two), a wrong seat. Off, that seat is not identifiable and none
+is wrong; the first 1,000 benchmark scenes read 6 seen and 5 unseen cards fewer (5,800 and 5,722 of
+6,006, wrong reads the same 2 and 12), the `letele` design 1 card (650 of 924) and 2 seats fewer (59
+of 137), the real designs 1 card fewer (381) and the same 36 seats (models/README.md). ``True``: the
+forty-first session's rule, which on its tuning scenes changed 15 ranks, 14 of them right."""
 TWIN_RESCUE_REFUSED = True
 """The twin rescue (:data:`COLOUR_TWIN_SUITS`: a club or a spade read as its colour twin where the
 index's probability of the twin and the body together reach the threshold) is tried too on the
@@ -1516,10 +1528,12 @@ class OnnxRecognizer:
                 confirmed.add(i)
                 continue
             if evidence < self.threshold and i in rescue and session is self.suit_session:
-                # its rank in another suit, or the card the first body model likes best; its colour
-                # twin is the twin rescue's (above), which asks the four looks where the index allows
-                best = Card.from_index(int(np.argmax(p[pips.N_SUIT_CLASSES:])) * 4 + int(np.argmax(p[:4])))
-                others = [Card.from_index(card.index // 4 * 4 + k) for k in range(4)] + [best]
+                # its rank in another suit (or, ALL_BODIES_RANK, the card the first body model likes
+                # best); its colour twin is the twin rescue's (above), which asks the four looks where
+                # the index allows
+                others = [Card.from_index(card.index // 4 * 4 + k) for k in range(4)]
+                if ALL_BODIES_RANK:
+                    others.append(Card.from_index(int(np.argmax(p[pips.N_SUIT_CLASSES:])) * 4 + int(np.argmax(p[:4]))))
                 other = next((c for c in dict.fromkeys(others) if c not in (card, colour_twin(card))
                               and self._all_bodies_say(frame, dets[i], c, p)), None)
                 if other is not None:
