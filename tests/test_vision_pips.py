@@ -167,10 +167,10 @@ def test_a_card_read_below_the_threshold_stands_when_its_body_confirms_suit_and_
     (two views that share no crop). Read 0.7 as the 7 of hearts (the suit the pips deny), the index
     and one body cannot raise it; both body models, from both its index corners, say clubs and
     seven, and it is read as the 7 of clubs (``ALL_BODIES_SUIT``, forty-first session). Read 0.7 as
-    the 8 of clubs (the rank the pips deny) it stays as read, unsure: the bodies never change the
-    rank the index read (``ALL_BODIES_RANK``, fifty-first session: a real design's eight, its pips
-    in four rows of two, was made a nine), as the forty-first session's rule did. Without the four
-    looks the card stays as read, unsure. Under the rescue floor the body is not asked."""
+    the 8 of clubs (the rank the pips deny) it stays as read, unsure: since the fifty-first session
+    the bodies never change the rank the index read (``ALL_BODIES_RANK``; the forty-first session's
+    rule did, and made a real design's eight, its pips in four rows of two, a nine). Without the
+    four looks the card stays as read, unsure. Under the rescue floor the body is not asked."""
     import vision.recognize as R
     from vision.recognize import BODY_RESCUE_FLOOR
 
