@@ -9,8 +9,8 @@ environment (``CARDROOM_DEALER_TOKEN``, ``CARDROOM_SURVEILLANCE_TOKEN``,
 ``CARDROOM_BROADCAST_TOKEN``). There is no default secret: outside demo mode (``demo = true``) a
 missing, short or placeholder token is refused; in demo mode missing ones are generated.
 
-The ``[camera]`` section belongs to ``vision/`` (``vision/config.py`` validates it); here it is
-kept as a raw table. Relative paths (database, decks) are resolved against the folder the
+The ``[camera]`` section (or several ``[[cameras]]``) belongs to ``vision/`` (``vision/config.py``
+validates it); here it is kept as raw tables. Relative paths (database, decks) are resolved against the folder the
 controller is started from (``base_dir``).
 
 >>> cfg = TableConfig.model_validate({
@@ -195,13 +195,25 @@ class TableConfig(_Model):
     tokens: TokensSection = TokensSection()
     server: ServerSection = ServerSection()
     camera: dict[str, Any] | None = None
-    """Raw ``[camera]`` table, validated by ``vision.config``."""
+    """Raw ``[camera]`` table, validated by ``vision.config`` (:meth:`camera_data`)."""
+    cameras: list[dict[str, Any]] | None = None
+    """Raw ``[[cameras]]`` tables (several cameras, each seeing some of the seats), validated by
+    ``vision.config``."""
     generated_tokens: tuple[str, ...] = ()
     """Roles whose token was generated (demo mode only): show them to the operator."""
 
     @property
     def variant(self) -> Variant:
         return _variant(self.table.variant)
+
+    @property
+    def has_cameras(self) -> bool:
+        """Whether the file configures a camera (``[camera]`` or ``[[cameras]]``)."""
+        return self.camera is not None or self.cameras is not None
+
+    def camera_data(self) -> dict[str, Any]:
+        """The camera sections as ``vision.config.cameras_in`` reads them."""
+        return {k: v for k, v in (("camera", self.camera), ("cameras", self.cameras)) if v is not None}
 
     @property
     def smallest_chip(self) -> int:

@@ -118,10 +118,12 @@ class CameraLink:
         if focus.blurred(width, cards):
             self._blurred_checks += 1
             if self._blurred_checks == FOCUS_ALERT_AFTER:
-                self.service.alert("camera_out_of_focus", detail=focus.line(width, cards), edge_width=round(width, 2))
+                self.service.alert("camera_out_of_focus", detail=focus.line(width, cards), edge_width=round(width, 2),
+                                   camera=self.camera.name)
         else:
             if self._blurred_checks >= FOCUS_ALERT_AFTER:
-                self.service.alert("camera_in_focus", detail=focus.line(width, cards), edge_width=round(width, 2))
+                self.service.alert("camera_in_focus", detail=focus.line(width, cards), edge_width=round(width, 2),
+                                   camera=self.camera.name)
             self._blurred_checks = 0
 
 
@@ -133,14 +135,16 @@ frame, a hand passing over the cards, is no reason)."""
 class CameraRunner:
     """Reads a frame source (device, video file, stream, stills) on a thread and feeds
     :class:`CameraLink` a few frames a second. A source that ends or drops is reopened (a video
-    file loops; a camera that comes back is picked up again) and surveillance gets an alert."""
+    file loops; a camera that comes back is picked up again) and surveillance gets an alert naming
+    the camera (``camera``: its name in the table file). Each camera of a table runs its own."""
 
     def __init__(self, link: CameraLink, spec: str, fps: float = 4.0) -> None:
         self.link = link
         self.spec = spec
+        self.name = link.camera.name
         self.period = 1.0 / fps
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=f"camera {self.name}", daemon=True)
 
     def start(self) -> CameraRunner:
         self._thread.start()
@@ -153,7 +157,7 @@ class CameraRunner:
             try:
                 source = open_source(self.spec)
             except SourceError as exc:
-                self.link.service.alert("camera_offline", detail=str(exc))
+                self.link.service.alert("camera_offline", detail=str(exc), camera=self.name)
                 self._stop.wait(5.0)
                 continue
             frames = 0
@@ -165,12 +169,13 @@ class CameraRunner:
                     try:
                         self.link.look(frame)
                     except Exception as exc:  # a bad frame must not stop the camera
-                        self.link.service.alert("camera_error", detail=str(exc))
+                        self.link.service.alert("camera_error", detail=str(exc), camera=self.name)
                     self._stop.wait(self.period)
             finally:
                 source.close()
             if not self._stop.is_set() and (frames == 0 or not pathlib.Path(self.spec).is_file()):
-                self.link.service.alert("camera_offline", detail=f"{self.spec}: no more frames; reopening")
+                self.link.service.alert("camera_offline", detail=f"{self.spec}: no more frames; reopening",
+                                        camera=self.name)
                 self._stop.wait(2.0)
 
     def stop(self) -> None:

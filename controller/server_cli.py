@@ -50,30 +50,39 @@ def _print_addresses(host: str, port: int, tokens: dict[str, str]) -> None:
     sys.stdout.flush()
 
 
-def _camera(cfg: Any, base: pathlib.Path, service: Any) -> Any:
+def _cameras(cfg: Any, base: pathlib.Path, service: Any, where: str) -> list[Any]:
+    """A camera link for each camera of the table file (``[camera]`` or every ``[[cameras]]``), each
+    with its own recogniser at its own card width, after saying what each reads (a ``ConfigError``
+    naming the key of a camera that does not validate)."""
     from controller.runtime import CameraLink
     from vision import resolution
-    from vision.config import CameraConfig
+    from vision.config import cameras_in
     from vision.recognize import OnnxRecognizer
 
-    cam = CameraConfig.model_validate(cfg.camera)
-    model = pathlib.Path(cam.model)
-    if not model.is_absolute():
-        model = base / model
-    link = CameraLink(service, cam, OnnxRecognizer(model, card_width=cam.card_width, index_scale=cam.index_scale))
-    # what the shipped models read at the configured widths: the operator sees at start whether the
-    # camera is close enough for the read-rate target (vision.resolution)
-    print(f"camera: {resolution.line(cam.card_width)}")
-    if cam.index_scale != 1.0:  # a deck printing a larger (or smaller) index than the trained decks
-        print(f"camera: index_scale {cam.index_scale:g}: cards read at {cam.index_scale:g} times their width "
-              f"and placed at it")
-    if link.recognizer.index_scales is not None:  # the jumbo-index model: right for such decks only
-        print(f"camera: {model.name} reads decks that print a jumbo index, and misreads standard decks "
-              f"(`cardroom vision calibrate` says which the table deals)")
-    for z in cam.zones:  # a seat zone of its own card width
-        if z.card_width is not None:
-            print(f"camera seat {z.seat}: {resolution.line(z.card_width)}")
-    return link
+    cameras = cameras_in(cfg.camera_data(), where)
+    links = []
+    for _, cam in cameras:
+        # one camera keeps the lines it always had; several are told apart by name
+        said = "camera" if len(cameras) == 1 else f"camera {cam.name}"
+        model = pathlib.Path(cam.model)
+        if not model.is_absolute():
+            model = base / model
+        rec = OnnxRecognizer(model, card_width=cam.card_width, index_scale=cam.index_scale)
+        link = CameraLink(service, cam, rec)
+        # what the shipped models read at the configured widths: the operator sees at start whether the
+        # camera is close enough for the read-rate target (vision.resolution)
+        print(f"{said}: {resolution.line(cam.card_width)}")
+        if cam.index_scale != 1.0:  # a deck printing a larger (or smaller) index than the trained decks
+            print(f"{said}: index_scale {cam.index_scale:g}: cards read at {cam.index_scale:g} times their width "
+                  f"and placed at it")
+        if link.recognizer.index_scales is not None:  # the jumbo-index model: right for such decks only
+            print(f"{said}: {model.name} reads decks that print a jumbo index, and misreads standard decks "
+                  f"(`cardroom vision calibrate` says which the table deals)")
+        for z in cam.zones:  # a seat zone of its own card width
+            if z.card_width is not None:
+                print(f"{said} seat {z.seat}: {resolution.line(z.card_width)}")
+        links.append(link)
+    return links
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -94,10 +103,10 @@ def run_serve(args: argparse.Namespace) -> int:
     except LogError as exc:
         print(f"cardroom serve: {exc}", file=sys.stderr)
         return 2
-    link = None
-    if cfg.camera and not args.no_camera:
+    links = []
+    if cfg.has_cameras and not args.no_camera:
         try:  # before anything starts: a camera model that cannot run is a configuration error
-            link = _camera(cfg, base, service)
+            links = _cameras(cfg, base, service, args.config)
         except (OSError, ValueError) as exc:
             print(f"cardroom serve: camera: {exc}", file=sys.stderr)
             service.close()
@@ -107,12 +116,12 @@ def run_serve(args: argparse.Namespace) -> int:
     if port == "sim":
         sim, port = _start_simulator(base / "var", cfg.deck_paths(base))
     reader = ReaderRunner(service, port, cfg.deck_paths(base), leave_after=cfg.reader.leave_after).start()
-    camera = None
-    if link is not None:
+    cameras = []
+    for link in links:
         source = link.camera.source
         if not (source.isdigit() or "://" in source or pathlib.Path(source).is_absolute()):
             source = str(base / source)
-        camera = CameraRunner(link, source).start()
+        cameras.append(CameraRunner(link, source).start())
     tokens = _tokens(cfg)
     if cfg.generated_tokens:
         print("demo mode: generated tokens (never on a real table)")
@@ -121,7 +130,7 @@ def run_serve(args: argparse.Namespace) -> int:
         run_server(create_app(service, tokens=tokens), cfg.server.host, cfg.server.port)
     finally:
         reader.stop()
-        if camera is not None:
+        for camera in cameras:
             camera.stop()
         if sim is not None:
             sim.stop()
@@ -178,7 +187,8 @@ def run_demo(args: argparse.Namespace) -> int:
     service = open_service(cfg, folder)
     sim, address = _start_simulator(folder, cfg.deck_paths(folder))
     reader = ReaderRunner(service, address, cfg.deck_paths(folder), leave_after=cfg.reader.leave_after).start()
-    link = None if args.no_camera or not cfg.camera else _camera(cfg, folder, service)
+    links = [] if args.no_camera or not cfg.has_cameras else _cameras(cfg, folder, service, str(cfg_path))
+    link = links[0] if links else None  # the demo's table file has one camera
     dealer = DemoDealer(service, sim, camera_link=link, pause=args.pause)
     print(f"event log: {cfg.database_path(folder)}   table file: {cfg_path}")
     print(f"broadcast delay: {args.delay:g} s (a real table uses 1800)")

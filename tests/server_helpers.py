@@ -76,6 +76,20 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def wait_until_up(base: str, headers: dict[str, str], seconds: float = 60) -> None:
+    """Wait for a ``cardroom serve`` started in another process to answer ``whoami`` at ``base``."""
+    import httpx2 as httpx
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{base}/api/v1/whoami", headers=headers, timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    raise AssertionError("serve did not come up")
+
+
 @contextlib.contextmanager
 def live_server(app: Any) -> Iterator[str]:
     """Serve ``app`` on 127.0.0.1 in a thread; yields the base URL; stops it on exit."""

@@ -5,18 +5,12 @@ from __future__ import annotations
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
 
 import httpx2 as httpx
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from server_helpers import free_port, wait_until_up
 
 
 def test_demo_plays_the_scripted_hands_and_serves_the_pages(tmp_path):
@@ -91,15 +85,7 @@ def test_serve_runs_a_table_from_its_configuration_file(tmp_path):
     try:
         base = f"http://127.0.0.1:{port}"
         dealer = {"Authorization": "Bearer dealer-token-0123456789"}
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{base}/api/v1/whoami", headers=dealer, timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        else:
-            raise AssertionError("serve did not come up")
+        wait_until_up(base, dealer)
 
         def cmd(command, **args):
             r = httpx.post(f"{base}/api/v1/dealer/commands", headers=dealer,

@@ -203,13 +203,13 @@ def test_serve_builds_the_camera_link_at_the_configured_index_scale(capsys) -> N
 
     cam = tomllib.loads((REPO / "config" / "table.toml").read_text())["camera"]
     cam["index_scale"] = 1.35
-    link = server_cli._camera(types.SimpleNamespace(camera=cam), REPO, None)
+    link = server_cli._cameras(types.SimpleNamespace(camera_data=lambda: {"camera": cam}), REPO, None, "t.toml")[0]
     assert link.camera.index_scale == 1.35 and link.recognizer.index_scale == 1.35
     said = capsys.readouterr().out
     assert "camera: index_scale 1.35: cards read at 1.35 times their width and placed at it" in said
     assert "misreads standard decks" not in said
     cam["model"] = "models/card_index_jumbo.onnx"  # the jumbo-index model: said at start, what it is for
-    link = server_cli._camera(types.SimpleNamespace(camera=cam), REPO, None)
+    link = server_cli._cameras(types.SimpleNamespace(camera_data=lambda: {"camera": cam}), REPO, None, "t.toml")[0]
     assert link.recognizer.index_scales == (1.2, 1.55)
     assert ("camera: card_index_jumbo.onnx reads decks that print a jumbo index, and misreads standard decks"
             in capsys.readouterr().out)

@@ -210,7 +210,7 @@ def test_r2_serve_prints_the_camera_and_each_zone_of_its_own_width_at_start(caps
 
     cam = tomllib.loads((REPO / "config" / "table.toml").read_text())["camera"]
     cam["zones"][1]["card_width"] = 100
-    link = server_cli._camera(types.SimpleNamespace(camera=cam), REPO, None)
+    link = server_cli._cameras(types.SimpleNamespace(camera_data=lambda: {"camera": cam}), REPO, None, "t.toml")[0]
     assert link.camera.zones[1].card_width == 100
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("camera: resolution: cards 72 px wide (configured)")

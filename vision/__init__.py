@@ -3,7 +3,8 @@
 The path of data: ``frame -> Detection -> SeatEvidence -> SeatView``.
 
 - :mod:`vision.sources`: ``open_source(spec)`` on a device index, video file, RTSP URL or stills.
-- :mod:`vision.config`: ``CameraConfig`` / ``SeatZone`` (pydantic), ``load_camera_config(path)``.
+- :mod:`vision.config`: ``CameraConfig`` / ``SeatZone`` (pydantic), ``load_camera_config(path)``;
+  ``load_cameras(path)`` for a table of several cameras (``[[cameras]]``), each seeing some seats.
 - :mod:`vision.light`: the card stock's colour in a frame; ``white_balance`` undoes a tinted
   light's cast before anything is read.
 - :mod:`vision.detect`: classical card finding and index-corner crops (OpenCV, no model).

@@ -1,8 +1,8 @@
 """``cardroom vision ...``: read cards in an image, check seats, draw zones, render scenes.
 
     cardroom vision read IMAGE [--json]
-    cardroom vision check IMAGE|VIDEO|DEVICE|URL --config config/table.toml [--json] [--frames N]
-    cardroom vision calibrate IMAGE --config config/table.toml [--out zones.png]
+    cardroom vision check IMAGE|VIDEO|DEVICE|URL --config config/table.toml [--camera NAME] [--json] [--frames N]
+    cardroom vision calibrate IMAGE --config config/table.toml [--camera NAME] [--out zones.png]
     cardroom vision render OUT_DIR [--count N] [--seed S] [--unseen]
     cardroom vision demo-feed OUT.mp4 [--hands 3] [--fps 2]
 
@@ -31,6 +31,8 @@ def register(subparsers) -> None:
     c = sub.add_parser("check", help="per-seat verdict for an image, video, device or stream")
     c.add_argument("source", help="image, folder of images, video file, device index or rtsp:// URL")
     c.add_argument("--config", default="config/table.toml", help="table file with a [camera] section")
+    c.add_argument("--camera", metavar="NAME", help="which of the file's [[cameras]] sees the source "
+                   "(needed where it has several)")
     c.add_argument("--json", action="store_true")
     c.add_argument("--frames", type=int, default=0, help="stop after N frames (0: all)")
     c.add_argument("--every", action="store_true", help="print verdicts for every frame, not only the last")
@@ -42,6 +44,8 @@ def register(subparsers) -> None:
                        "the card width and the resolution, for an installer to check")
     k.add_argument("image")
     k.add_argument("--config", default="config/table.toml")
+    k.add_argument("--camera", metavar="NAME", help="which of the file's [[cameras]] took the still "
+                   "(needed where it has several)")
     k.add_argument("--out", default="zones.png")
     k.add_argument("--read", action="store_true", help="also draw the cards read")
     k.set_defaults(func=cmd_calibrate)
@@ -111,13 +115,13 @@ def cmd_check(args) -> int:
 
     from pydantic import ValidationError
 
-    from vision.config import ConfigError, load_camera_config, resolve
+    from vision.config import ConfigError, load_cameras, pick_camera, resolve
     from vision.sources import SourceError, open_source
     from vision.watch import TableWatcher
 
     cfg_path = pathlib.Path(args.config)
     try:
-        cam = load_camera_config(cfg_path)
+        key, cam = pick_camera(load_cameras(cfg_path), args.camera, cfg_path)
         update = {**({"variant": args.variant} if args.variant else {}),
                   **({"index_scale": args.index_scale} if args.index_scale is not None else {})}
         if update:  # the command line over the config, validated as the config is
@@ -132,9 +136,9 @@ def cmd_check(args) -> int:
         try:
             digest = hashlib.sha256(pathlib.Path(model).read_bytes()).hexdigest()
         except OSError as exc:
-            return _fail(f"camera.model in {cfg_path}: {model}: {exc.strerror or exc}")
+            return _fail(f"{key}.model in {cfg_path}: {model}: {exc.strerror or exc}")
         if digest != cam.model_sha256:
-            return _fail(f"{model}: SHA-256 {digest} does not match camera.model_sha256 in {cfg_path}")
+            return _fail(f"{model}: SHA-256 {digest} does not match {key}.model_sha256 in {cfg_path}")
     try:
         rec = _recognizer(args, model, cam.threshold, cam.card_width, cam.index_scale)
     except (OSError, ValueError) as exc:  # an --index-scale out of range, a model file missing or not a model
@@ -188,7 +192,7 @@ def cmd_calibrate(args) -> int:
     from vision.config import ConfigError, load_camera_config
 
     try:
-        cam = load_camera_config(args.config)
+        cam = load_camera_config(args.config, args.camera)
     except ConfigError as exc:
         return _fail(str(exc))
     frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
@@ -212,7 +216,7 @@ def cmd_calibrate(args) -> int:
                         0.7, colour, 2, cv2.LINE_AA)
     if not cv2.imwrite(args.out, out):
         return _fail(f"{args.out}: cannot write")
-    print(f"wrote {args.out}: {len(cam.zones)} zones")
+    print(f"wrote {args.out}: {len(cam.zones)} zones" + (f" of camera {cam.name}" if args.camera else ""))
     print(light_report(frame))
     print(felt_report(frame))
     import statistics

@@ -1,4 +1,7 @@
-"""The ``[camera]`` section of the table configuration (``config/table.toml``).
+"""The cameras of the table configuration (``config/table.toml``): one ``[camera]`` section, or
+several ``[[cameras]]`` (a ten-seat table under one 1920x1080 camera shows cards about 72 px wide;
+cameras that each see a few seats show them larger, and larger cards read surer:
+``models/read_rate_by_width.json``).
 
 ::
 
@@ -12,6 +15,20 @@
     polygon = [[820, 780], [1100, 780], [1100, 1000], [820, 1000]]
     card_width = 96                   # optional: this seat's own card width, where an angled camera
                                       # sees its cards larger or smaller than camera.card_width
+
+Several cameras, each with its own name, source, card width and zones; a seat belongs to one camera::
+
+    [[cameras]]
+    name = "north"
+    source = "rtsp://10.0.0.21/stream1"
+    card_width = 118
+    [[cameras.zones]]
+    seat = 1
+    polygon = [[200, 500], [700, 500], [700, 900], [200, 900]]
+
+    [[cameras]]
+    name = "south"
+    ...
 
 Relative paths (source, model) are relative to the directory holding the TOML file's parent project,
 i.e. the file's directory's parent when the file sits in ``config/``, else the file's directory.
@@ -88,6 +105,10 @@ class CameraConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    name: str = Field(default="camera", min_length=1, max_length=32, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    """What the operator and surveillance call it (alerts, ``cardroom vision check --camera``): letters,
+    digits, ``_``, ``.`` and ``-``. Several ``[[cameras]]`` each need their own; default ``camera``
+    for a lone ``[camera]``, ``camera-N`` for the N-th of ``[[cameras]]``."""
     source: str
     """Device index (``"0"``), video file, ``rtsp://`` URL, still image or a folder of stills."""
     card_width: float | None = Field(default=None, gt=8, lt=2000)
@@ -143,10 +164,56 @@ def resolve(config_path: pathlib.Path, value: str) -> str:
     return str(p if p.is_absolute() else project_root(config_path) / p)
 
 
-def load_camera_config(path: str | pathlib.Path) -> CameraConfig:
-    """Read and validate the ``[camera]`` section of a TOML table file.
+def cameras_in(data: dict, path: str | pathlib.Path) -> list[tuple[str, CameraConfig]]:
+    """The cameras of a parsed table file ``data`` (``path`` names it in errors), each with the key
+    it stands at (``camera``, or ``cameras[N]``): the one ``[camera]`` section, or every
+    ``[[cameras]]`` entry, in the file's order. A ``[game] variant`` key, when present, sets the
+    variant of a camera that names none.
 
-    A ``[game] variant`` key, when present and the camera section names none, sets the variant.
+    :raises ConfigError: naming the file, the key and the reason: no camera, both forms, a camera
+        that does not validate, two cameras of one name, a seat in two cameras' zones.
+    """
+    one, many = data.get("camera"), data.get("cameras")
+    if one is not None and many is not None:
+        raise ConfigError(f"{path}: cameras: use [camera] for one camera or [[cameras]] for several, not both")
+    if one is None and many is None:
+        raise ConfigError(f"{path}: no [camera] section (nor [[cameras]])")
+    if one is not None:
+        if not isinstance(one, dict):
+            raise ConfigError(f"{path}: camera: must be a table ([camera])")
+        sections = [("camera", dict(one))]
+    else:
+        if not isinstance(many, list) or not many or not all(isinstance(c, dict) for c in many):
+            raise ConfigError(f"{path}: cameras: must be one or more [[cameras]] tables")
+        sections = [(f"cameras[{i}]", {"name": f"camera-{i + 1}", **c}) for i, c in enumerate(many)]
+    game = data.get("game")
+    variant = game.get("variant") if isinstance(game, dict) else None
+    out: list[tuple[str, CameraConfig]] = []
+    names: dict[str, str] = {}
+    seats: dict[int, str] = {}
+    for key, section in sections:
+        if "variant" not in section and isinstance(variant, str):
+            section["variant"] = variant
+        try:
+            cam = CameraConfig.model_validate(section)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join([key, *(str(p) for p in err["loc"])])
+            raise ConfigError(f"{path}: {where}: {err['msg']}") from None
+        if cam.name in names:
+            raise ConfigError(f"{path}: {key}.name: {cam.name!r} is already the name of {names[cam.name]}")
+        names[cam.name] = key
+        for z in cam.zones:
+            if z.seat in seats:
+                raise ConfigError(f"{path}: {key}.zones: seat {z.seat} already has a zone in {seats[z.seat]}: "
+                                  "a seat belongs to one camera")
+            seats[z.seat] = f"{key} ({cam.name!r})"
+        out.append((key, cam))
+    return out
+
+
+def load_cameras(path: str | pathlib.Path) -> list[tuple[str, CameraConfig]]:
+    """Read the cameras of a TOML table file (:func:`cameras_in`), each with its key.
 
     :raises ConfigError: naming the file, the key and the reason.
     """
@@ -157,16 +224,31 @@ def load_camera_config(path: str | pathlib.Path) -> CameraConfig:
         raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    section = data.get("camera")
-    if not isinstance(section, dict):
-        raise ConfigError(f"{path}: no [camera] section")
-    section = dict(section)
-    game = data.get("game")
-    if "variant" not in section and isinstance(game, dict) and isinstance(game.get("variant"), str):
-        section["variant"] = game["variant"]
-    try:
-        return CameraConfig.model_validate(section)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        key = ".".join(["camera", *(str(p) for p in err["loc"])])
-        raise ConfigError(f"{path}: {key}: {err['msg']}") from None
+    return cameras_in(data, path)
+
+
+def pick_camera(cameras: list[tuple[str, CameraConfig]], name: str | None,
+                path: str | pathlib.Path) -> tuple[str, CameraConfig]:
+    """The camera called ``name`` of a file's ``cameras`` (:func:`load_cameras`), or its only one
+    when ``name`` is ``None``.
+
+    :raises ConfigError: no camera of that name, or several and none named (the error lists them).
+    """
+    names = ", ".join(c.name for _, c in cameras)
+    if name is not None:
+        for key, cam in cameras:
+            if cam.name == name:
+                return key, cam
+        raise ConfigError(f"{path}: no camera named {name!r} (cameras: {names})")
+    if len(cameras) > 1:
+        raise ConfigError(f"{path}: {len(cameras)} cameras ({names}): say which (--camera NAME)")
+    return cameras[0]
+
+
+def load_camera_config(path: str | pathlib.Path, name: str | None = None) -> CameraConfig:
+    """The camera of a TOML table file: its one ``[camera]`` or ``[[cameras]]`` entry, or the one
+    called ``name`` (:func:`pick_camera`).
+
+    :raises ConfigError: naming the file, the key and the reason.
+    """
+    return pick_camera(load_cameras(path), name, path)[1]

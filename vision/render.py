@@ -910,6 +910,21 @@ FELTS: list[tuple[int, int, int]] = [(40, 110, 30), (30, 95, 20), (55, 120, 45),
 """The felt colours a scene draws from (BGR, then scaled by 0.75 to 1.25): greens, a blue, a red."""
 
 
+def camera_optics(img: np.ndarray, rng: np.random.Generator, max_blur: float = 1.0) -> np.ndarray:
+    """What a camera does to the view in its own pixels, drawn from ``rng``: a blur of up to
+    ``max_blur`` pixels, sensor noise and JPEG compression (quality 55 to 95)."""
+    import cv2
+
+    sigma = rng.uniform(0.0, max_blur)
+    if sigma > 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    noise = rng.normal(0, rng.uniform(1, 5), img.shape).astype(np.float32)
+    img = np.clip(img.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+    q = int(rng.uniform(55, 95))
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
 def render_scene(
     rng: np.random.Generator,
     decks: Sequence[DeckStyle],
@@ -929,6 +944,7 @@ def render_scene(
     hard: bool = True,
     deal: Sequence[str] | None = None,
     face_up: Sequence[bool] | None = None,
+    optics: bool = True,
 ) -> Scene:
     """Render one overhead scene of hands on felt.
 
@@ -939,7 +955,9 @@ def render_scene(
     order) without changing anything else drawn from ``rng``: the same seed with other flags renders
     the same layout with cards turned over. ``hand_widths``: each hand's own card width (a camera
     looking at the table at an angle sees the near seats' cards larger), ``card_width`` the scene's
-    nominal one.
+    nominal one. ``optics``: put the camera's blur, noise and compression on the view
+    (:func:`camera_optics`, the last draws from ``rng``); without it the view is left as drawn, for
+    a caller to cut or scale it before the cameras see it (``bench/vision_cameras.py``).
     """
     import cv2
 
@@ -1070,14 +1088,8 @@ def render_scene(
         parts = tuple((visible(_index_polygon(quad, which, "rank"), cid),
                        visible(_index_polygon(quad, which, "suit"), cid)) for which in (0, 2))
         out_truths.append((card, quad, up, seat, vis, parts))
-    sigma = rng.uniform(0.0, max_blur)
-    if sigma > 0.3:
-        img = cv2.GaussianBlur(img, (0, 0), sigma)
-    noise = rng.normal(0, rng.uniform(1, 5), img.shape).astype(np.float32)
-    img = np.clip(img.astype(np.float32) + noise, 0, 255).astype(np.uint8)
-    q = int(rng.uniform(55, 95))
-    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
-    img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    if optics:
+        img = camera_optics(img, rng, max_blur)
     cards = []
     for card, quad, up, seat, vis, parts in out_truths:
         pts = cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64), hmat).reshape(-1, 2)
