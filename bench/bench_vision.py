@@ -175,32 +175,48 @@ def seat_safety(rec, decks, n: int, seed: int = 515151, transform=None, cam=None
 
     if cam is None:
         cam = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"stable_frames": 1})
-    seats = eligible = identified = wrong = 0
-    wrong_examples = []
-    missed: dict[str, int] = {}
+    tally = new_tally()
     for i in range(n):
         rng = np.random.default_rng([seed, i])
         scene = render.render_table(rng, decks, **table)
         watcher = TableWatcher(cam, rec)
-        views = watcher.watch(scene.image if transform is None else transform(scene.image))
-        for v in views:
-            truth = [t for t in scene.cards if t.seat == v.seat]
-            seats += 1
-            good = all(t.readable for t in truth) and len(truth) == 2
-            eligible += good
-            if v.identifiable:
-                if sorted(map(str, v.cards)) != sorted(t.card for t in truth) or not all(t.face_up for t in truth):
-                    wrong += 1
-                    wrong_examples.append({"table": i, "seat": v.seat, "read": [str(c) for c in v.cards],
-                                           "truth": [t.card for t in truth], "decks": sorted({t.deck for t in truth}),
-                                           "conf": round(v.confidence, 4)})
-                elif good:
-                    identified += 1
-            elif good:  # why a seat that could have been identified was not (the dealer screen's reason)
-                missed[str(v.reason)] = missed.get(str(v.reason), 0) + 1
-    return {"tables": n, "seats": seats, "seats_readable": eligible, "identified": identified,
-            "identified_pct": 100.0 * identified / max(eligible, 1), "wrong_identifiable": wrong,
-            "missed_by_reason": dict(sorted(missed.items())), "wrong_examples": wrong_examples}
+        count_seats(tally, i, scene, watcher.watch(scene.image if transform is None else transform(scene.image)))
+    return seat_report(tally, n)
+
+
+def new_tally() -> dict:
+    """Empty counts for :func:`count_seats`."""
+    return {"seats": 0, "eligible": 0, "identified": 0, "wrong": 0, "wrong_examples": [], "missed": {}}
+
+
+def count_seats(tally: dict, table: int, scene, views) -> None:  # type: ignore[no-untyped-def]
+    """Add the seat verdicts ``views`` of table number ``table`` to ``tally``, against ``scene``'s cards:
+    a seat is readable when both its cards are face up with an index in view; identifiable with
+    other cards than its own (or a card face down) is wrong."""
+    for v in views:
+        truth = [t for t in scene.cards if t.seat == v.seat]
+        tally["seats"] += 1
+        good = all(t.readable for t in truth) and len(truth) == 2
+        tally["eligible"] += good
+        if v.identifiable:
+            if sorted(map(str, v.cards)) != sorted(t.card for t in truth) or not all(t.face_up for t in truth):
+                tally["wrong"] += 1
+                tally["wrong_examples"].append({"table": table, "seat": v.seat, "read": [str(c) for c in v.cards],
+                                                "truth": [t.card for t in truth],
+                                                "decks": sorted({t.deck for t in truth}),
+                                                "conf": round(v.confidence, 4)})
+            elif good:
+                tally["identified"] += 1
+        elif good:  # why a seat that could have been identified was not (the dealer screen's reason)
+            tally["missed"][str(v.reason)] = tally["missed"].get(str(v.reason), 0) + 1
+
+
+def seat_report(tally: dict, n: int) -> dict:
+    """:func:`seat_safety`'s figures from the counts of ``n`` tables."""
+    eligible = tally["eligible"]
+    return {"tables": n, "seats": tally["seats"], "seats_readable": eligible, "identified": tally["identified"],
+            "identified_pct": 100.0 * tally["identified"] / max(eligible, 1), "wrong_identifiable": tally["wrong"],
+            "missed_by_reason": dict(sorted(tally["missed"].items())), "wrong_examples": tally["wrong_examples"]}
 
 
 def table_views(frames: int = 8, decks=None) -> list[np.ndarray]:  # type: ignore[no-untyped-def]

@@ -1,0 +1,144 @@
+"""Seats identifiable under one overhead camera against several, on the same tables.
+
+    python bench/vision_cameras.py --tables 100 [--seed 616161] [--sets seen,unseen] [--procs 2] [--json OUT]
+
+A ten-seat table under one 1920x1080 camera shows cards about 72 px wide, where the index
+classifier is sure of fewer cards than from 120 px (``bench/vision_widths.py``). Each table here is
+drawn once at 3840x2160 with cards 144 px wide (``vision.render.render_table`` with its chips,
+fingers and glare, which scale with the cards; ``optics=False``) and seen by cameras of one kind, a
+1920x1080 camera whose blur (up to a pixel), noise and compression (``vision.render.camera_optics``,
+the same draw for every camera of a table) are in its own pixels, two ways:
+
+  one camera    the view scaled to 1920x1080 (``cv2.INTER_AREA``), then the camera: the example
+                table file's camera, its zones, 72 px cards;
+  six cameras   six 1920x1080 parts of the view (:data:`CAMERAS`), each through the camera, as six
+                such cameras each seeing one or two seats would: ``[[cameras]]`` of 144 px cards,
+                each seat in the one part that holds its whole zone.
+
+Seats are scored as ``bench/bench_vision.py`` scores them (readable: both cards face up, an index
+in view; wrong: identifiable with another card). Each camera's frame is timed too (the median over
+the tables of a camera's frame, one core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import statistics
+import sys
+import time
+
+import numpy as np
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+SCALE = 2
+"""The rendered view is this many times 1920x1080, its cards this many times the example camera's."""
+CAMERAS: dict[str, tuple[tuple[int, int], tuple[int, ...]]] = {
+    "west-far": ((0, 0), (4, 5)), "west-near": ((0, 1080), (2, 3)), "head": ((960, 0), (6,)),
+    "foot": ((960, 1080), (1,)), "east-far": ((1920, 0), (7, 8)), "east-near": ((1920, 1080), (9, 10)),
+}
+"""Each camera of the six: the top-left corner of its 1920x1080 part of the 3840x2160 view, and the
+seats whose zones it holds whole."""
+
+
+def cameras() -> list:  # type: ignore[type-arg]
+    """The six cameras as ``[[cameras]]`` would configure them: the example file's zones scaled to the
+    view and moved into each camera's own pixels, cards 144 px wide, one frame enough."""
+    from vision.config import CameraConfig, load_camera_config
+
+    one = load_camera_config(REPO / "config" / "table.toml")
+    zones = {z.seat: z for z in one.zones}
+    out = []
+    for name, ((x0, y0), seats) in CAMERAS.items():
+        own = [{"seat": s, "polygon": [[x * SCALE - x0, y * SCALE - y0] for x, y in zones[s].polygon]} for s in seats]
+        for z in own:
+            if not all(0 <= x < 1920 and 0 <= y < 1080 for x, y in z["polygon"]):
+                raise ValueError(f"camera {name}: seat {z['seat']}'s zone is not all in its view")
+        out.append(CameraConfig(name=name, source=name, card_width=one.card_width * SCALE, stable_frames=1,
+                                zones=own))
+    return out
+
+
+def run(job: tuple[str, int, int, int]) -> dict:
+    """Tables ``lo`` to ``hi`` of a deck set, both ways: the counts and each camera's frame times."""
+    import cv2
+
+    from bench_vision import count_seats, new_tally
+    from vision import render
+    from vision.config import load_camera_config
+    from vision.recognize import OnnxRecognizer
+    from vision.watch import TableWatcher
+
+    cv2.setNumThreads(1)
+    name, lo, hi, seed = job
+    decks = {"seen": render.TRAIN_DECKS, "unseen": render.UNSEEN_DECKS}[name]
+    one = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"stable_frames": 1})
+    six = cameras()
+    rec_one = OnnxRecognizer(threads=1, card_width=one.card_width)
+    rec_six = OnnxRecognizer(threads=1, card_width=six[0].card_width)
+    tallies = {"one": new_tally(), "six": new_tally()}
+    times: dict[str, list[float]] = {"one": [], "six": []}
+    for i in range(lo, hi):
+        scene = render.render_table(np.random.default_rng([seed, i]), decks, width=1920 * SCALE,
+                                    height=1080 * SCALE, card_width=72.0 * SCALE, optics=False)
+
+        def camera(view: np.ndarray) -> np.ndarray:  # one kind of camera: the same draw for each of a table's
+            return render.camera_optics(view, np.random.default_rng([seed, i, 1]))
+
+        frame = camera(cv2.resize(scene.image, (1920, 1080), interpolation=cv2.INTER_AREA))
+        t = time.perf_counter()
+        views = TableWatcher(one, rec_one).watch(frame)
+        times["one"].append(time.perf_counter() - t)
+        count_seats(tallies["one"], i, scene, views)
+        views = []
+        for cam in six:
+            (x0, y0), _ = CAMERAS[cam.name]
+            part = camera(np.ascontiguousarray(scene.image[y0 : y0 + 1080, x0 : x0 + 1920]))
+            t = time.perf_counter()
+            views += TableWatcher(cam, rec_six).watch(part)
+            times["six"].append(time.perf_counter() - t)
+        count_seats(tallies["six"], i, scene, views)
+    return {"tallies": tallies, "times": times}
+
+
+def main(argv: list[str] | None = None) -> int:
+    from bench_vision import emit, pool_map, seat_report
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=616161)
+    ap.add_argument("--sets", default="seen,unseen")
+    ap.add_argument("--procs", type=int, default=2)
+    ap.add_argument("--json", help="also write the result here")
+    args = ap.parse_args(argv)
+    out: dict = {"tables": args.tables, "seed": args.seed, "view": f"{1920 * SCALE}x{1080 * SCALE}",
+                 "cameras": {"one": "1920x1080, 72 px cards, ten seats",
+                             "six": "six 1920x1080, 144 px cards: " + "; ".join(
+                                 f"{k} seats {', '.join(map(str, s))}" for k, (_, s) in CAMERAS.items())}}
+    for name in args.sets.split(","):
+        step = 25
+        jobs = [(name, lo, min(args.tables, lo + step), args.seed) for lo in range(0, args.tables, step)]
+        parts = pool_map(run, jobs, args.procs)
+        out[name] = {}
+        for way in ("one", "six"):
+            tally = parts[0]["tallies"][way]
+            for p in parts[1:]:
+                t = p["tallies"][way]
+                for k in ("seats", "eligible", "identified", "wrong"):
+                    tally[k] += t[k]
+                tally["wrong_examples"] += t["wrong_examples"]
+                for k, v in t["missed"].items():
+                    tally["missed"][k] = tally["missed"].get(k, 0) + v
+            report = seat_report(tally, args.tables)
+            report["camera_frame_ms_median"] = round(1000 * statistics.median(
+                [x for p in parts for x in p["times"][way]]), 1)
+            out[name][way] = report
+    emit(out, args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
