@@ -38,7 +38,7 @@ def test_r2_report_quotes_the_band_and_asks_for_a_closer_camera_below_the_target
     assert narrow.startswith("resolution: cards 58 px wide (configured): the shipped models read 85.0% of the deck")
     assert "(wrong 1.0 and 8.2 per 1,000)" in narrow and "52 to 60 px wide" in narrow
     assert "trained designs 120 px or wider read 99.5% or more" in narrow
-    assert narrow.endswith("move the camera closer or raise its resolution")
+    assert narrow.endswith(resolution.CLOSER) and "more cameras ([[cameras]])" in resolution.CLOSER
     wide = resolution.report(130, bands)
     assert "99.8% of the deck designs they were trained on and 99.5% of other designs" in wide and "closer" not in wide
     assert "narrower than any measured (52 to 150 px)" in resolution.report(40, bands)
@@ -91,7 +91,7 @@ def test_r2_calibrate_quotes_the_configured_width_or_the_measured_one(tmp_path, 
                  "--out", str(out)]) == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("resolution:"))
     assert line.startswith(f"resolution: cards 72 px wide (configured): the shipped models read {band.seen_pct:.1f}%")
-    assert line.endswith("move the camera closer or raise its resolution")  # 72 px is under the target's width
+    assert line.endswith(resolution.CLOSER)  # 72 px is under the target's width
     assert f"(wrong {band.seen_wrong_per_1000:.1f} and {band.unseen_wrong_per_1000:.1f} per 1,000)" in line
     cfg = tmp_path / "table.toml"
     cfg.write_text(config.replace("card_width = 72\n", ""))

@@ -93,6 +93,12 @@ def width_for(target: float, deck_set: str, bands: Sequence[Band]) -> float | No
     return edge
 
 
+CLOSER = "move the camera closer, raise its resolution, or split the seats among more cameras ([[cameras]])"
+"""The advice for cards narrower than the seen-deck target needs: more pixels on each card
+(``bench/vision_cameras.py``: six 1920x1080 cameras of one or two seats each identify 99.4% of the
+seen decks' readable seats, one camera over ten seats 97.7%)."""
+
+
 def report(width: float | None, bands: Sequence[Band], source: str = "measured") -> str:
     """One line for the installer: what cards ``width`` pixels wide are read, and the width the
     seen-deck target needs (``source``: where the width came from, "measured" or "configured")."""
@@ -105,7 +111,7 @@ def report(width: float | None, bands: Sequence[Band], source: str = "measured")
     if band is None:
         side = "narrower" if width < bands[0].lo else "wider"
         measured = f"{bands[0].lo:g} to {bands[-1].hi - 1:g} px"
-        advice = ": move the camera closer or raise its resolution" if side == "narrower" else ""
+        advice = f": {CLOSER}" if side == "narrower" else ""
         return (f"resolution: cards {width:.0f} px wide ({source}) are {side} than any measured ({measured}); "
                 f"{goal}{advice}")
     line = (f"resolution: cards {width:.0f} px wide ({source}): the shipped models read {band.seen_pct:.1f}% of "
@@ -113,7 +119,7 @@ def report(width: float | None, bands: Sequence[Band], source: str = "measured")
             f"{band.seen_wrong_per_1000:.1f} and {band.unseen_wrong_per_1000:.1f} per 1,000), rendered "
             f"{band.lo:g} to {band.hi:g} px wide (bench/vision_widths.py); {goal}")
     if need is not None and width < need:
-        return line + ": move the camera closer or raise its resolution"
+        return f"{line}: {CLOSER}"
     return line
 
 
