@@ -58,6 +58,8 @@ class CameraLink:
         self._focus_checks: dict[str, int] = {}
         self._blurred_checks = 0
         """Focus measures in a row that found the camera out of focus (:meth:`_check_focus`)."""
+        self._frame_size: tuple[int, int] | None = None
+        """The frame size its zones were last checked against (:meth:`_check_zones`)."""
 
     def _watcher(self, code: str) -> Any:
         variant = vision_variant(code)
@@ -70,6 +72,7 @@ class CameraLink:
         """Judge one frame and tell the table what changed; return the views."""
         import cv2
 
+        self._check_zones(frame)
         snap = self.service.snapshot()
         hand = snap.get("hand")
         if not hand or hand.get("pushed") or hand.get("voided") or not hand.get("complete"):
@@ -99,6 +102,20 @@ class CameraLink:
             self.service.store_frame(seq, jpeg.tobytes())
         return views
 
+    def _check_zones(self, frame: Any) -> None:
+        """Alert surveillance (``camera_zone_off_frame``) for each seat whose zone lies half or more
+        outside this camera's frame (a polygon given in another camera's pixels): that seat is never
+        judged. Once a frame size."""
+        from vision.config import zones_off_frame
+
+        size = (int(frame.shape[1]), int(frame.shape[0]))
+        if size == self._frame_size:
+            return
+        self._frame_size = size
+        for seat, share, line in zones_off_frame(self.camera, *size, least=ZONE_OFF_FRAME_ALERT):
+            self.service.alert("camera_zone_off_frame", detail=line, seat=seat, share=round(share, 2),
+                               camera=self.camera.name)
+
     def _check_focus(self, variant: str, watcher: Any) -> None:
         """Alert surveillance (``camera_out_of_focus``) when :data:`FOCUS_ALERT_AFTER` focus measures
         in a row (:attr:`vision.watch.TableWatcher.edge_width`) find the card edges blurrier than
@@ -126,6 +143,9 @@ class CameraLink:
                                    camera=self.camera.name)
             self._blurred_checks = 0
 
+
+ZONE_OFF_FRAME_ALERT = 0.5
+"""The share of a seat zone outside the camera's frame from which :class:`CameraLink` alerts."""
 
 FOCUS_ALERT_AFTER = 3
 """Focus measures in a row out of focus before :class:`CameraLink` alerts surveillance (one blurred

@@ -350,6 +350,7 @@ def test_a_camera_frame_is_one_commit_and_its_frame_is_kept_with_the_stored_seqs
     np = pytest.importorskip("numpy")
     pytest.importorskip("cv2")
     from controller.runtime import CameraLink
+    from vision.config import CameraConfig
 
     svc = seated_service(tmp_path)
     svc.command("start_hand", {"button": 3})
@@ -370,6 +371,7 @@ def test_a_camera_frame_is_one_commit_and_its_frame_is_kept_with_the_stored_seqs
     link = CameraLink.__new__(CameraLink)
     link.service, link._watchers = svc, {"holdem": Watcher()}
     link._focus_checks, link._blurred_checks = {}, 0  # a watcher that measures no focus
+    link.camera, link._frame_size = CameraConfig(source="0"), None  # no zone to check against the frame
     calls = counting(svc.log)
     link.look(np.zeros((8, 8, 3), np.uint8))
     assert len(calls) == 1 and calls[0][0] == 3  # two seat views and the camera/reader mismatch alert

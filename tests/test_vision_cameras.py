@@ -286,3 +286,42 @@ def test_a_scene_drawn_without_optics_is_the_scene_before_the_cameras_blur_noise
     assert drawn.cards == whole.cards
     assert not np.array_equal(drawn.image, whole.image)
     assert np.array_equal(render.camera_optics(drawn.image, rng), whole.image)
+
+
+def test_r2_a_zone_outside_its_cameras_frame_is_named_by_calibrate_and_alerted(tmp_path, capsys, table_view):
+    """The ``east`` camera's zones given in the whole table's pixels instead of its own (an easy slip
+    with several cameras) lie outside its 740x1080 frame: ``vision calibrate --camera east`` names each
+    seat, and the running controller alerts surveillance once per seat (``camera_zone_off_frame``),
+    naming the camera; the ``west`` camera's zones, all in its frame, get neither."""
+    from controller.cli import main
+    from controller.eventlog import EventLog
+    from controller.runtime import CameraLink
+    from controller.service import TableService
+    from vision.config import load_cameras
+
+    _, west, east = table_view
+    path = two_cameras(tmp_path, west.as_posix(), east.as_posix())
+    own, whole = (_toml_zones(_zones(shift, range(7, 11))) for shift in (SPLIT, 0))
+    path.write_text(path.read_text().replace(own, whole))
+    capsys.readouterr()
+    assert main(["vision", "calibrate", str(east), "--config", str(path), "--camera", "east",
+                 "--out", str(tmp_path / "z.png")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"wrote {tmp_path / 'z.png'}: 4 zones of camera east"
+    assert out[1:5] == [f"seat {s}: all of its zone lies outside camera east's 740x1080 frame: that seat is never "
+                        "judged; check its polygon (in this camera's own pixels)" for s in range(7, 11)]
+    assert main(["vision", "calibrate", str(west), "--config", str(path), "--camera", "west",
+                 "--out", str(tmp_path / "w.png")]) == 0
+    assert "outside camera" not in capsys.readouterr().out
+    game = {"table_id": "z-1", "variant": "NT", "seats": 10, "stakes": {"small_blind": 1, "big_blind": 2},
+            "smallest_chip": 1}
+    svc = TableService(game, EventLog(tmp_path / "t.db", table_id="z-1"))
+    links = {cam.name: CameraLink(svc, cam, None) for _, cam in load_cameras(path)}
+    import cv2
+
+    for _ in range(2):
+        links["east"].look(cv2.imread(str(east)))
+        links["west"].look(cv2.imread(str(west)))
+    alerts = [a for a in svc.alerts() if a["alert"] == "camera_zone_off_frame"]
+    assert [(a["seat"], a["share"], a["camera"]) for a in alerts] == [(s, 1.0, "east") for s in range(7, 11)]
+    svc.close()

@@ -189,7 +189,7 @@ def cmd_calibrate(args) -> int:
     import cv2
     import numpy as np
 
-    from vision.config import ConfigError, load_camera_config
+    from vision.config import ConfigError, load_camera_config, zones_off_frame
 
     try:
         cam = load_camera_config(args.config, args.camera)
@@ -217,6 +217,8 @@ def cmd_calibrate(args) -> int:
     if not cv2.imwrite(args.out, out):
         return _fail(f"{args.out}: cannot write")
     print(f"wrote {args.out}: {len(cam.zones)} zones" + (f" of camera {cam.name}" if args.camera else ""))
+    for _, _, line in zones_off_frame(cam, frame.shape[1], frame.shape[0]):
+        print(line)
     print(light_report(frame))
     print(felt_report(frame))
     import statistics

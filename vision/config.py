@@ -86,6 +86,38 @@ class SeatZone(BaseModel):
             y1 = min(y1, height)
         return x0, y0, max(0, x1 - x0), max(0, y1 - y0)
 
+    def off_frame(self, width: int, height: int) -> float:
+        """The share of the zone's area outside a frame ``width`` x ``height`` pixels: 0 when it all
+        lies in the frame, 1 when none of it does (a polygon given in another camera's pixels).
+
+        >>> z = SeatZone(seat=1, polygon=[[1800, 100], [2000, 100], [2000, 300], [1800, 300]])
+        >>> z.off_frame(1920, 1080), z.off_frame(3840, 2160), z.off_frame(1280, 720)
+        (0.4, 0.0, 1.0)
+        """
+        def area(pts: list[tuple[float, float]]) -> float:
+            return abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(pts, pts[1:] + pts[:1]))) / 2
+
+        def clip(pts: list[tuple[float, float]], axis: int, bound: float, keep_below: bool):
+            out: list[tuple[float, float]] = []
+            for a, b in zip(pts, pts[1:] + pts[:1]):
+                a_in, b_in = (a[axis] <= bound) == keep_below, (b[axis] <= bound) == keep_below
+                if a_in:
+                    out.append(a)
+                if a_in != b_in:  # the edge crosses the bound
+                    t = (bound - a[axis]) / (b[axis] - a[axis])
+                    out.append((a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])))
+            return out
+
+        pts = [(float(x), float(y)) for x, y in self.polygon]
+        whole = area(pts)
+        if whole == 0:
+            return 0.0
+        for axis, bound, below in ((0, 0.0, False), (0, float(width), True), (1, 0.0, False), (1, float(height), True)):
+            pts = clip(pts, axis, bound, below)
+            if not pts:
+                return 1.0
+        return max(0.0, 1.0 - area(pts) / whole)
+
     def contains(self, x: float, y: float) -> bool:
         """Whether image point (x, y) lies inside the polygon (even-odd rule)."""
         inside = False
@@ -148,6 +180,33 @@ class CameraConfig(BaseModel):
     @property
     def cards_needed(self) -> int:
         return VARIANT_CARDS[self.variant]
+
+
+OFF_FRAME_SAID = 0.05
+"""The share of a seat zone outside the camera's frame from which ``vision calibrate`` names it."""
+
+
+def zones_off_frame(camera: CameraConfig, width: int, height: int,
+                    least: float = OFF_FRAME_SAID) -> list[tuple[int, float, str]]:
+    """The seats of ``camera`` whose zone lies ``least`` or more outside its ``width`` x ``height``
+    frame: ``(seat, share outside, one line for the installer)``. A zone given in another camera's
+    pixels (easily done with several ``[[cameras]]``) lies all outside, and its seat is never judged.
+
+    >>> cam = CameraConfig(source="0", zones=[SeatZone(seat=7, polygon=[[2000, 10], [2300, 10], [2300, 200]])])
+    >>> zones_off_frame(cam, 1920, 1080)[0][2]
+    "seat 7: all of its zone lies outside camera camera's 1920x1080 frame: that seat is never judged; check its \
+polygon (in this camera's own pixels)"
+    """
+    out = []
+    for z in sorted(camera.zones, key=lambda z: z.seat):
+        share = z.off_frame(width, height)
+        if share < least:
+            continue
+        where = "all of its zone lies" if share >= 0.999 else f"{share:.0%} of its zone lies"
+        what = "that seat is never judged" if share >= 0.999 else "cards there are not seen"
+        out.append((z.seat, share, f"seat {z.seat}: {where} outside camera {camera.name}'s {width}x{height} frame: "
+                                   f"{what}; check its polygon (in this camera's own pixels)"))
+    return out
 
 
 def project_root(config_path: pathlib.Path) -> pathlib.Path:
