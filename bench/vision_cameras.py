@@ -47,18 +47,18 @@ seats whose zones it holds whole."""
 def cameras() -> list:  # type: ignore[type-arg]
     """The six cameras as ``[[cameras]]`` would configure them: the example file's zones scaled to the
     view and moved into each camera's own pixels, cards 144 px wide, one frame enough."""
-    from vision.config import CameraConfig, load_camera_config
+    from vision.config import CameraConfig, load_camera_config, zones_off_frame
 
     one = load_camera_config(REPO / "config" / "table.toml")
     zones = {z.seat: z for z in one.zones}
     out = []
     for name, ((x0, y0), seats) in CAMERAS.items():
         own = [{"seat": s, "polygon": [[x * SCALE - x0, y * SCALE - y0] for x, y in zones[s].polygon]} for s in seats]
-        for z in own:
-            if not all(0 <= x < 1920 and 0 <= y < 1080 for x, y in z["polygon"]):
-                raise ValueError(f"camera {name}: seat {z['seat']}'s zone is not all in its view")
-        out.append(CameraConfig(name=name, source=name, card_width=one.card_width * SCALE, stable_frames=1,
-                                zones=own))
+        cam = CameraConfig(name=name, source=name, card_width=one.card_width * SCALE, stable_frames=1, zones=own)
+        off = zones_off_frame(cam, 1920, 1080, least=1e-9)
+        if off:
+            raise ValueError(off[0][2])
+        out.append(cam)
     return out
 
 

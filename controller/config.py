@@ -10,8 +10,8 @@ environment (``CARDROOM_DEALER_TOKEN``, ``CARDROOM_SURVEILLANCE_TOKEN``,
 missing, short or placeholder token is refused; in demo mode missing ones are generated.
 
 The ``[camera]`` section (or several ``[[cameras]]``) belongs to ``vision/`` (``vision/config.py``
-validates it); here it is kept as raw tables. Relative paths (database, decks) are resolved against the folder the
-controller is started from (``base_dir``).
+validates it); here it is kept as raw tables. Relative paths (database, decks) are resolved against
+the folder the controller is started from (``base_dir``).
 
 >>> cfg = TableConfig.model_validate({
 ...     "table": {"id": "T1", "seats": 6, "variant": "NT", "demo": True},

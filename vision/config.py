@@ -112,8 +112,8 @@ class SeatZone(BaseModel):
         whole = area(pts)
         if whole == 0:
             return 0.0
-        for axis, bound, below in ((0, 0.0, False), (0, float(width), True), (1, 0.0, False), (1, float(height), True)):
-            pts = clip(pts, axis, bound, below)
+        for axis, bound, below in ((0, 0.0, False), (0, width, True), (1, 0.0, False), (1, height, True)):
+            pts = clip(pts, axis, float(bound), below)
             if not pts:
                 return 1.0
         return max(0.0, 1.0 - area(pts) / whole)
@@ -192,10 +192,12 @@ def zones_off_frame(camera: CameraConfig, width: int, height: int,
     frame: ``(seat, share outside, one line for the installer)``. A zone given in another camera's
     pixels (easily done with several ``[[cameras]]``) lies all outside, and its seat is never judged.
 
-    >>> cam = CameraConfig(source="0", zones=[SeatZone(seat=7, polygon=[[2000, 10], [2300, 10], [2300, 200]])])
-    >>> zones_off_frame(cam, 1920, 1080)[0][2]
-    "seat 7: all of its zone lies outside camera camera's 1920x1080 frame: that seat is never judged; check its \
-polygon (in this camera's own pixels)"
+    >>> zone = SeatZone(seat=7, polygon=[[2000, 10], [2300, 10], [2300, 90], [2000, 90]])
+    >>> cam = CameraConfig(source="0", zones=[zone])
+    >>> zones_off_frame(cam, 1920, 1080)[0][:2], zones_off_frame(cam, 2150, 1080)[0][:2]
+    ((7, 1.0), (7, 0.5))
+    >>> print(zones_off_frame(cam, 1920, 1080)[0][2][:74])
+    seat 7: all of its zone lies outside camera camera's 1920x1080 frame: that
     """
     out = []
     for z in sorted(camera.zones, key=lambda z: z.seat):
