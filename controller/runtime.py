@@ -155,30 +155,58 @@ frame, a hand passing over the cards, is no reason)."""
 class CameraRunner:
     """Reads a frame source (device, video file, stream, stills) on a thread and feeds
     :class:`CameraLink` a few frames a second. A source that ends or drops is reopened (a video
-    file loops; a camera that comes back is picked up again) and surveillance gets an alert naming
-    the camera (``camera``: its name in the table file). Each camera of a table runs its own."""
+    file loops; a camera that comes back is picked up again, tried every ``retry`` seconds). Each
+    camera of a table runs its own. Surveillance gets one alert naming the camera (``camera``: its
+    name in the table file) when it goes offline (``camera_offline``) and one when it delivers
+    frames again (``camera_online``), not one a retry; a frame the link cannot judge is a
+    ``camera_error``, once until a frame is judged again. Its state (starting, live, offline), its
+    frames and the time of its last one go to :meth:`~controller.service.TableService.camera_status`
+    for the surveillance page."""
 
-    def __init__(self, link: CameraLink, spec: str, fps: float = 4.0) -> None:
+    def __init__(self, link: CameraLink, spec: str, fps: float = 4.0, retry: float = 5.0) -> None:
+        from vision.sources import redact
+
         self.link = link
         self.spec = spec
         self.name = link.camera.name
         self.period = 1.0 / fps
+        self.retry = retry
+        self.frames = 0
+        self._offline = False
+        self._error: str | None = None
+        """The last ``camera_error`` alerted, until a frame is judged again."""
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"camera {self.name}", daemon=True)
+        self._report(state="starting", source=redact(spec), seats=sorted(z.seat for z in link.camera.zones),
+                     frames=0, last_frame=None, error=None)
 
     def start(self) -> CameraRunner:
         self._thread.start()
         return self
 
+    def _report(self, **fields: Any) -> None:
+        self.link.service.camera_status(self.name, **fields)
+
+    def _alert(self, kind: str, detail: str) -> None:
+        self.link.service.alert(kind, detail=detail, camera=self.name)
+
+    def _went_offline(self, detail: str) -> None:
+        if not self._offline:
+            self._offline = True
+            self._alert("camera_offline", detail)
+            self._report(state="offline", error=detail, since=self.link.service.clock())
+        else:
+            self._report(error=detail)
+
     def _run(self) -> None:
-        from vision.sources import SourceError, open_source
+        from vision.sources import SourceError, open_source, redact
 
         while not self._stop.is_set():
             try:
                 source = open_source(self.spec)
             except SourceError as exc:
-                self.link.service.alert("camera_offline", detail=str(exc), camera=self.name)
-                self._stop.wait(5.0)
+                self._went_offline(str(exc))
+                self._stop.wait(self.retry)
                 continue
             frames = 0
             try:
@@ -186,17 +214,28 @@ class CameraRunner:
                     if self._stop.is_set():
                         break
                     frames += 1
+                    self.frames += 1
+                    now = self.link.service.clock()
+                    if self._offline or self.frames == 1:  # live from now
+                        if self._offline:
+                            self._alert("camera_online", f"{redact(self.spec)}: frames again")
+                        self._offline = False
+                        self._report(state="live", since=now)
+                    error = None
                     try:
                         self.link.look(frame)
                     except Exception as exc:  # a bad frame must not stop the camera
-                        self.link.service.alert("camera_error", detail=str(exc), camera=self.name)
+                        error = str(exc)
+                        if error != self._error:
+                            self._alert("camera_error", error)
+                    self._error = error
+                    self._report(frames=self.frames, last_frame=now, error=error)
                     self._stop.wait(self.period)
             finally:
                 source.close()
             if not self._stop.is_set() and (frames == 0 or not pathlib.Path(self.spec).is_file()):
-                self.link.service.alert("camera_offline", detail=f"{self.spec}: no more frames; reopening",
-                                        camera=self.name)
-                self._stop.wait(2.0)
+                self._went_offline(f"{redact(self.spec)}: no more frames; reopening")
+                self._stop.wait(min(2.0, self.retry))
 
     def stop(self) -> None:
         self._stop.set()

@@ -95,6 +95,8 @@ class TableService:
         """Set while the log refuses writes (disk full, read-only): shown to every audience."""
         self.frames_dir: Any = None
         """Where camera frames are kept on disk (next to the log), or None for memory only."""
+        self._cameras: dict[str, dict[str, Any]] = {}
+        """What each camera last reported (:meth:`camera_status`), by name: not logged, only shown."""
         for stored in log:
             self._note(_event_dict(stored))
         self.table.listeners.append(self._on_event)
@@ -171,6 +173,22 @@ class TableService:
         """Store an alert from the reader or the cameras (surveillance sees it)."""
         with self.lock:
             return _event_dict(self.table._emit("alert", {"alert": alert, **detail}))
+
+    def camera_status(self, name: str, **fields: Any) -> None:
+        """Record what a camera reports of itself (``state``: ``starting``, ``live`` or ``offline``;
+        ``source``, ``seats``, ``frames``, ``last_frame`` (a time), ``error``, ``since``): surveillance
+        sees every camera's state (:meth:`cameras`). A status, not an event: going offline and coming
+        back are alerts in the log."""
+        with self.lock:
+            self._cameras.setdefault(name, {"camera": name}).update(fields)
+
+    def cameras(self) -> list[dict[str, Any]]:
+        """Every camera's last report, with ``last_frame_age_s``: seconds since its last frame
+        (``None`` before the first), so a camera whose stream froze shows as such."""
+        with self.lock:
+            now = self.clock()
+            return [{**d, "last_frame_age_s": None if d.get("last_frame") is None
+                     else round(max(0.0, now - d["last_frame"]), 1)} for d in self._cameras.values()]
 
     def store_frame(self, seq: int, jpeg: bytes) -> None:
         """Keep the camera frame that goes with a showdown event (on disk beside the log when

@@ -91,6 +91,33 @@ def test_surveillance_page(browser, tmp_path) -> None:  # type: ignore[no-untype
             page.close()
 
 
+def test_surveillance_page_shows_each_camera_live_offline_or_stalled(browser, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The cameras panel: each camera of the table with its state, its seats, the age of its last
+    frame and its error, refreshed every two seconds; a live camera whose frames stopped coming
+    shows as stalled."""
+    svc = make_service()
+    now = svc.clock()
+    svc.camera_status("west", state="live", seats=[1, 2, 3], frames=120, last_frame=now, error=None)
+    svc.camera_status("east", state="offline", seats=[7, 8], frames=0, last_frame=None,
+                      error="rtsp://10.0.0.22/s: cannot open video source")
+    svc.camera_status("head", state="live", seats=[6], frames=40, last_frame=now - 60, error=None)
+    with live_server(make_app(svc)) as base:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        try:
+            page.goto(f"{base}/surveillance?token={TOKENS['surveillance']}")
+            page.wait_for_selector("#cameras [data-camera='west']", timeout=5000)
+            row = {c: page.inner_text(f"#cameras [data-camera='{c}']") for c in ("west", "east", "head")}
+            assert "live" in row["west"] and "1 2 3" in row["west"] and "120" in row["west"]
+            assert "offline" in row["east"] and "cannot open video source" in row["east"]
+            assert "stalled" in row["head"] and "60" in row["head"]
+            svc.camera_status("east", state="live", frames=1, last_frame=svc.clock(), error=None)
+            page.wait_for_function("document.querySelector(\"#cameras [data-camera='east']\").innerText"
+                                   ".includes('live')", timeout=5000)
+            shoot(page, tmp_path, "surveillance-cameras", full_page=True)
+        finally:
+            page.close()
+
+
 def test_surveillance_page_catches_up_on_events_logged_while_its_stream_was_down(browser) -> None:  # type: ignore[no-untyped-def]
     """An alert raised while the live stream is reconnecting still reaches the page: the stream
     reopens with the state as it stands and the page fetches the events it missed."""

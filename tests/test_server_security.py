@@ -25,6 +25,7 @@ ROUTES = [  # (method, path, roles allowed)
     ("GET", "/api/v1/surveillance/state", {"surveillance"}),
     ("GET", "/api/v1/surveillance/events", {"surveillance"}),
     ("GET", "/api/v1/surveillance/alerts", {"surveillance"}),
+    ("GET", "/api/v1/surveillance/cameras", {"surveillance"}),
     ("GET", "/api/v1/surveillance/audit", {"surveillance"}),
     ("GET", "/api/v1/surveillance/histories", {"surveillance"}),
     ("GET", "/api/v1/surveillance/histories/1/phh", {"surveillance"}),

@@ -325,3 +325,59 @@ def test_r2_a_zone_outside_its_cameras_frame_is_named_by_calibrate_and_alerted(t
     alerts = [a for a in svc.alerts() if a["alert"] == "camera_zone_off_frame"]
     assert [(a["seat"], a["share"], a["camera"]) for a in alerts] == [(s, 1.0, "east") for s in range(7, 11)]
     svc.close()
+
+
+def test_r2_a_camera_offline_alerts_once_and_once_more_when_it_is_back(tmp_path, table_view):
+    """A camera whose source is not there is retried without an alert a retry: one
+    ``camera_offline`` naming it, its state ``offline`` with the reason; when its frames come
+    (the still written), one ``camera_online`` and its state ``live``, with its frames and the age of
+    its last one, as surveillance reads them at ``/api/v1/surveillance/cameras`` (the dealer may
+    not). A stream URL's password never reaches the log or the screens."""
+    import shutil
+
+    from fastapi.testclient import TestClient
+
+    from controller.eventlog import EventLog
+    from controller.runtime import CameraLink, CameraRunner
+    from controller.service import TableService
+    from server_helpers import TOKENS, auth, make_app
+    from vision.config import CameraConfig
+
+    _, west, _ = table_view
+    still = tmp_path / "later.png"
+    game = {"table_id": "c-1", "variant": "NT", "seats": 10, "stakes": {"small_blind": 1, "big_blind": 2},
+            "smallest_chip": 1}
+    svc = TableService(game, EventLog(tmp_path / "t.db", table_id="c-1"))
+    cam = CameraConfig(name="west", source=str(still), zones=_zones(0, range(1, 3)))
+    runner = CameraRunner(CameraLink(svc, cam, None), str(still), fps=50, retry=0.02).start()
+    stream = CameraRunner(CameraLink(svc, cam.model_copy(update={"name": "door"}), None),
+                          "rtsp://admin:s3cret@127.0.0.1:9/stream1", retry=60).start()
+
+    def alerts(kind: str) -> list[dict]:
+        return [a for a in svc.alerts() if a["alert"] == kind]
+
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(alerts("camera_offline")) < 2:
+            time.sleep(0.05)
+        time.sleep(0.5)  # some twenty more tries of west's source
+        status = {c["camera"]: c for c in svc.cameras()}
+        assert status["west"]["state"] == "offline" and "later.png: no such file" in status["west"]["error"]
+        assert status["west"]["seats"] == [1, 2] and status["west"]["frames"] == 0
+        shutil.copyfile(west, still)
+        while time.monotonic() < deadline and runner.frames < 3:
+            time.sleep(0.05)
+    finally:
+        runner.stop()
+        stream.stop()
+    assert sorted(a["camera"] for a in alerts("camera_offline")) == ["door", "west"]  # once each
+    assert [a["camera"] for a in alerts("camera_online")] == ["west"]
+    client = TestClient(make_app(svc))
+    assert client.get("/api/v1/surveillance/cameras", headers=auth("dealer")).status_code == 403
+    cams = {c["camera"]: c for c in client.get(f"/api/v1/surveillance/cameras?token={TOKENS['surveillance']}")
+            .json()["cameras"]}
+    assert cams["west"]["state"] == "live" and cams["west"]["frames"] >= 3 and cams["west"]["error"] is None
+    assert 0 <= cams["west"]["last_frame_age_s"] < 10
+    assert cams["door"]["state"] == "offline" and cams["door"]["source"] == "rtsp://admin:***@127.0.0.1:9/stream1"
+    assert "s3cret" not in json.dumps(svc.events(0)) + json.dumps(cams)
+    svc.close()

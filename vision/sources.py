@@ -20,6 +20,25 @@ class SourceError(OSError):
     """A frame source that cannot be opened or read."""
 
 
+def redact(spec: str | int) -> str:
+    """``spec`` as alerts and status lines may show it (they are logged and put on screens): a
+    password in a stream URL's user part replaced by ``***``.
+
+    >>> redact("rtsp://admin:s3cret@10.0.0.21:554/stream1"), redact("rtsp://10.0.0.21/s"), redact(0)
+    ('rtsp://admin:***@10.0.0.21:554/stream1', 'rtsp://10.0.0.21/s', '0')
+    """
+    from urllib.parse import urlsplit, urlunsplit
+
+    text = str(spec)
+    if "://" not in text:
+        return text
+    parts = urlsplit(text)
+    if parts.password is None:
+        return text
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
+
+
 class FrameSource(abc.ABC):
     """Base: iterate ``(index, frame)``; ``is_still`` tells whether frames are independent stills."""
 
@@ -71,7 +90,7 @@ class VideoSource(FrameSource):
         self.spec = spec
         self.cap = cv2.VideoCapture(spec)
         if not self.cap.isOpened():
-            raise SourceError(f"{spec}: cannot open video source")
+            raise SourceError(f"{redact(spec)}: cannot open video source")
 
     def __iter__(self):
         i = 0

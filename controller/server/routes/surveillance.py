@@ -37,6 +37,11 @@ def get_alerts(role: SurveillanceOnly, service: ServiceDep) -> dict[str, Any]:
     return {"alerts": service.alerts()}
 
 
+@router.get("/cameras", summary="Each camera's state: live or offline, its seats, its last frame")
+def get_cameras(role: SurveillanceOnly, service: ServiceDep) -> dict[str, Any]:
+    return {"cameras": service.cameras()}
+
+
 @router.get("/audit", summary="The event log's hash chain: verified now")
 def get_audit(role: SurveillanceOnly, service: ServiceDep) -> dict[str, Any]:
     return service.audit()
