@@ -191,10 +191,10 @@ class CameraRunner:
         self.link.service.alert(kind, detail=detail, camera=self.name)
 
     def _went_offline(self, detail: str) -> None:
-        if not self._offline:
+        if not self._offline:  # the state first: the alert's event pushes the views that show it
             self._offline = True
-            self._alert("camera_offline", detail)
             self._report(state="offline", error=detail, since=self.link.service.clock())
+            self._alert("camera_offline", detail)
         else:
             self._report(error=detail)
 
@@ -216,11 +216,11 @@ class CameraRunner:
                     frames += 1
                     self.frames += 1
                     now = self.link.service.clock()
-                    if self._offline or self.frames == 1:  # live from now
+                    if self._offline or self.frames == 1:  # live from now (the state before the alert)
+                        self._report(state="live", since=now, error=None)
                         if self._offline:
                             self._alert("camera_online", f"{redact(self.spec)}: frames again")
                         self._offline = False
-                        self._report(state="live", since=now)
                     error = None
                     try:
                         self.link.look(frame)

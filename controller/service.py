@@ -232,6 +232,10 @@ class TableService:
             snap = self.table.snapshot()
             snap["last_seq"] = self._last_seq()
             snap["log_error"] = self.log_error
+            # each camera's state and seats (not its source or error: surveillance has those), so the
+            # dealer sees which seats no camera judges while one is offline
+            snap["cameras"] = [{"camera": name, "state": d.get("state"), "seats": list(d.get("seats") or ())}
+                               for name, d in self._cameras.items()]
             return snap
 
     def delayed_snapshot(self) -> dict[str, Any]:

@@ -91,6 +91,31 @@ def test_surveillance_page(browser, tmp_path) -> None:  # type: ignore[no-untype
             page.close()
 
 
+def test_r2_dealer_screen_says_which_seats_no_camera_judges_while_a_camera_is_offline(browser) -> None:  # type: ignore[no-untyped-def]
+    """A camera going offline (its state, then its alert, as ``CameraRunner`` reports them) puts a
+    banner on the dealer's screen naming it and its seats, pushed with the alert; its coming back
+    takes the banner away."""
+    svc = make_service()
+    seat_three(svc)
+    svc.camera_status("west", state="live", seats=[1, 2, 3])
+    with live_server(make_app(svc)) as base:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        try:
+            page.goto(f"{base}/dealer?token={TOKENS['dealer']}")
+            page.wait_for_selector("#conn.on", timeout=5000)
+            assert page.locator("#warnings [data-camera]").count() == 0
+            svc.camera_status("west", state="offline", error="rtsp://10.0.0.21/s: cannot open video source")
+            svc.alert("camera_offline", detail="rtsp://10.0.0.21/s: cannot open video source", camera="west")
+            page.wait_for_selector("#warnings [data-camera='west']", timeout=3000)
+            assert page.inner_text("#warnings [data-camera='west']") == (
+                "Camera west is offline: seats 1, 2, 3 not judged by a camera; the floor verifies their tabled hands")
+            svc.camera_status("west", state="live", error=None)
+            svc.alert("camera_online", detail="rtsp://10.0.0.21/s: frames again", camera="west")
+            page.wait_for_selector("#warnings [data-camera='west']", state="detached", timeout=3000)
+        finally:
+            page.close()
+
+
 def test_surveillance_page_shows_each_camera_live_offline_or_stalled(browser, tmp_path) -> None:  # type: ignore[no-untyped-def]
     """The cameras panel: each camera of the table with its state, its seats, the age of its last
     frame and its error, refreshed every two seconds; a live camera whose frames stopped coming

@@ -255,7 +255,7 @@ def test_each_service_command_is_one_commit(tmp_path):
     assert len(calls) == n + 1 and [e["kind"] for e in stored] == ["hand_mucked", "hand_mucked"]
     svc.command("push")
     assert all(c[0] >= 1 for c in calls) and svc.snapshot() == {**replayed(svc.log), "last_seq": svc.log.last_seq,
-                                                                "log_error": None}
+                                                                "log_error": None, "cameras": []}
     svc.close()
 
 
@@ -398,6 +398,6 @@ def test_hands_driven_as_the_product_drives_them_commit_per_source_batch(tmp_pat
     assert kinds.count("pot_pushed") == 12 and "card_seen" in kinds and "seat_view" in kinds
     assert log.commits - commits < len(kinds) / 2  # far fewer commits than events
     assert log.get_meta(ACK_KEY) == str(driver.reader_seq)
-    assert svc.snapshot() == {**replayed(log), "last_seq": log.last_seq, "log_error": None}
+    assert svc.snapshot() == {**replayed(log), "last_seq": log.last_seq, "log_error": None, "cameras": []}
     assert log.verify().ok
     svc.close()
