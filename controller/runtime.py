@@ -330,6 +330,11 @@ class DemoDealer:
         self._stop = threading.Event()
         self._burned: list[str] = []
         self.hands_done = 0
+        self._frames = 0
+        if camera_link is not None:  # surveillance's Cameras panel: a camera rendered at each showdown
+            service.camera_status(camera_link.camera.name, state="rendered", source="rendered from the table (demo)",
+                                  seats=sorted(z.seat for z in camera_link.camera.zones), frames=0, last_frame=None,
+                                  error=None)
 
     # ---------------------------------------------------------------- plumbing
     def _wait(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 20.0) -> dict[str, Any]:
@@ -462,6 +467,8 @@ class DemoDealer:
         frame = render_table_frame(self.service.snapshot(), covered=covered)
         for _ in range(self.camera.camera.stable_frames):
             self.camera.look(frame)
+            self._frames += 1
+            self.service.camera_status(self.camera.camera.name, frames=self._frames, last_frame=self.service.clock())
 
     def _verify_unreadable_winners(self) -> None:
         """A winner the camera cannot read (model unsure): the floor looks and confirms, as

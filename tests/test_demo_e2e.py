@@ -45,6 +45,10 @@ def test_demo_plays_the_scripted_hands_and_serves_the_pages(tmp_path):
         assert "finishing_stacks = [\n    240,\n    270,\n    200,\n    150,\n]" in phh.replace("\r", "")
         audit = httpx.get(f"{base}/api/v1/surveillance/audit", headers=sv, timeout=30).json()
         assert audit["ok"] is True
+        # the demo's camera, rendered at each showdown, on surveillance's Cameras panel
+        cams = httpx.get(f"{base}/api/v1/surveillance/cameras", headers=sv, timeout=30).json()["cameras"]
+        assert [(c["camera"], c["state"], c["seats"]) for c in cams] == [("camera", "rendered", list(range(1, 11)))]
+        assert cams[0]["frames"] >= 5 and cams[0]["last_frame_age_s"] is not None
         for page, token in (("dealer", tokens["dealer"]), ("surveillance", tokens["surveillance"]),
                             ("overlay", tokens["overlay"])):
             r = httpx.get(f"{base}/{page}?token={token}", timeout=30)
