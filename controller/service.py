@@ -175,10 +175,10 @@ class TableService:
             return _event_dict(self.table._emit("alert", {"alert": alert, **detail}))
 
     def camera_status(self, name: str, **fields: Any) -> None:
-        """Record what a camera reports of itself (``state``: ``starting``, ``live`` or ``offline``;
-        ``source``, ``seats``, ``frames``, ``last_frame`` (a time), ``error``, ``since``): surveillance
-        sees every camera's state (:meth:`cameras`). A status, not an event: going offline and coming
-        back are alerts in the log."""
+        """Record what a camera reports of itself (``state``: ``starting``, ``live``, ``offline``, or
+        ``rendered`` for the demo's camera; ``source``, ``seats``, ``frames``, ``last_frame`` (a time),
+        ``error``, ``since``): surveillance sees every camera's state (:meth:`cameras`). A status, not
+        an event: going offline and coming back are alerts in the log."""
         with self.lock:
             self._cameras.setdefault(name, {"camera": name}).update(fields)
 
