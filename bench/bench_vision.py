@@ -186,15 +186,22 @@ def seat_safety(rec, decks, n: int, seed: int = 515151, transform=None, cam=None
 
 def new_tally() -> dict:
     """Empty counts for :func:`count_seats`."""
-    return {"seats": 0, "eligible": 0, "identified": 0, "wrong": 0, "wrong_examples": [], "missed": {}}
+    return {"seats": 0, "eligible": 0, "identified": 0, "wrong": 0, "wrong_examples": [], "missed": {},
+            "cards": 0, "cards_right": 0, "cards_wrong": 0}
 
 
 def count_seats(tally: dict, table: int, scene, views) -> None:  # type: ignore[no-untyped-def]
     """Add the seat verdicts ``views`` of table number ``table`` to ``tally``, against ``scene``'s cards:
     a seat is readable when both its cards are face up with an index in view; identifiable with
-    other cards than its own (or a card face down) is wrong."""
+    other cards than its own (or a card face down) is wrong. Cards too: each readable card of a seat
+    is right when its view reads it at the threshold (:attr:`vision.verdict.SeatView.cards`, whatever
+    the verdict), and a card read there that is none of the seat's face-up cards is wrong."""
     for v in views:
         truth = [t for t in scene.cards if t.seat == v.seat]
+        read = {str(c) for c in v.cards}
+        tally["cards"] += sum(1 for t in truth if t.readable)
+        tally["cards_right"] += sum(1 for t in truth if t.readable and t.card in read)
+        tally["cards_wrong"] += len(read - {t.card for t in truth if t.face_up})
         tally["seats"] += 1
         good = all(t.readable for t in truth) and len(truth) == 2
         tally["eligible"] += good
@@ -216,7 +223,10 @@ def seat_report(tally: dict, n: int) -> dict:
     eligible = tally["eligible"]
     return {"tables": n, "seats": tally["seats"], "seats_readable": eligible, "identified": tally["identified"],
             "identified_pct": 100.0 * tally["identified"] / max(eligible, 1), "wrong_identifiable": tally["wrong"],
-            "missed_by_reason": dict(sorted(tally["missed"].items())), "wrong_examples": tally["wrong_examples"]}
+            "missed_by_reason": dict(sorted(tally["missed"].items())), "wrong_examples": tally["wrong_examples"],
+            "cards": {"readable": tally["cards"], "right": tally["cards_right"],
+                      "right_pct": round(100.0 * tally["cards_right"] / max(tally["cards"], 1), 2),
+                      "wrong": tally["cards_wrong"]}}
 
 
 def table_views(frames: int = 8, decks=None) -> list[np.ndarray]:  # type: ignore[no-untyped-def]

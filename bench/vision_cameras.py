@@ -16,7 +16,8 @@ the same draw for every camera of a table) are in its own pixels, two ways:
                 each seat in the one part that holds its whole zone.
 
 Seats are scored as ``bench/bench_vision.py`` scores them (readable: both cards face up, an index
-in view; wrong: identifiable with another card). Each camera's frame is timed too (the median over
+in view; wrong: identifiable with another card), and the seats' cards (``cards``: each card with an
+index in view read at the threshold at its seat, and cards read there that are not). Each camera's frame is timed too (the median over
 the tables of a camera's frame, one core).
 """
 
@@ -127,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
             tally = parts[0]["tallies"][way]
             for p in parts[1:]:
                 t = p["tallies"][way]
-                for k in ("seats", "eligible", "identified", "wrong"):
+                for k in ("seats", "eligible", "identified", "wrong", "cards", "cards_right", "cards_wrong"):
                     tally[k] += t[k]
                 tally["wrong_examples"] += t["wrong_examples"]
                 for k, v in t["missed"].items():
