@@ -11,9 +11,9 @@ the same draw for every camera of a table) are in its own pixels, two ways:
 
   one camera    the view scaled to 1920x1080 (``cv2.INTER_AREA``), then the camera: the example
                 table file's camera, its zones, 72 px cards;
-  six cameras   six 1920x1080 parts of the view (:data:`CAMERAS`), each through the camera, as six
-                such cameras each seeing one or two seats would: ``[[cameras]]`` of 144 px cards,
-                each seat in the one part that holds its whole zone.
+  six cameras   six 1920x1080 parts of the view (:func:`cameras`), each centred on one or two seats
+                (:data:`CAMERAS`) and through the camera, as six such cameras aimed at their seats
+                would see them: ``[[cameras]]`` of 144 px cards.
 
 Seats are scored as ``bench/bench_vision.py`` scores them (readable: both cards face up, an index
 in view; wrong: identifiable with another card), and the seats' cards (``cards``: each card with an
@@ -37,29 +37,33 @@ sys.path.insert(0, str(REPO / "bench"))
 
 SCALE = 2
 """The rendered view is this many times 1920x1080, its cards this many times the example camera's."""
-CAMERAS: dict[str, tuple[tuple[int, int], tuple[int, ...]]] = {
-    "west-far": ((0, 0), (4, 5)), "west-near": ((0, 1080), (2, 3)), "head": ((960, 0), (6,)),
-    "foot": ((960, 1080), (1,)), "east-far": ((1920, 0), (7, 8)), "east-near": ((1920, 1080), (9, 10)),
+CAMERAS: dict[str, tuple[int, ...]] = {
+    "west-far": (4, 5), "west-near": (2, 3), "head": (6,), "foot": (1,), "east-far": (7, 8), "east-near": (9, 10),
 }
-"""Each camera of the six: the top-left corner of its 1920x1080 part of the 3840x2160 view, and the
-seats whose zones it holds whole."""
+"""The six cameras and the seats each sees."""
 
 
 def cameras() -> list:  # type: ignore[type-arg]
-    """The six cameras as ``[[cameras]]`` would configure them: the example file's zones scaled to the
-    view and moved into each camera's own pixels, cards 144 px wide, one frame enough."""
+    """The six cameras as ``[[cameras]]`` would configure them, each with the top-left corner of its
+    1920x1080 part of the 3840x2160 view: the part centred on its seats' zones (as an installer aims
+    a camera), inside the view; the example file's zones scaled to the view and moved into each
+    camera's own pixels, cards 144 px wide, one frame enough."""
     from vision.config import CameraConfig, load_camera_config, zones_off_frame
 
     one = load_camera_config(REPO / "config" / "table.toml")
-    zones = {z.seat: z for z in one.zones}
+    zones = {z.seat: [[x * SCALE, y * SCALE] for x, y in z.polygon] for z in one.zones}
     out = []
-    for name, ((x0, y0), seats) in CAMERAS.items():
-        own = [{"seat": s, "polygon": [[x * SCALE - x0, y * SCALE - y0] for x, y in zones[s].polygon]} for s in seats]
+    for name, seats in CAMERAS.items():
+        pts = np.array([p for s in seats for p in zones[s]], np.float64)
+        centre = (pts.min(axis=0) + pts.max(axis=0)) / 2
+        x0, y0 = (int(np.clip(round(c - half), 0, full - 2 * half)) for c, half, full in
+                  zip(centre, (960, 540), (1920 * SCALE, 1080 * SCALE)))
+        own = [{"seat": s, "polygon": [[x - x0, y - y0] for x, y in zones[s]]} for s in seats]
         cam = CameraConfig(name=name, source=name, card_width=one.card_width * SCALE, stable_frames=1, zones=own)
         off = zones_off_frame(cam, 1920, 1080, least=1e-9)
         if off:
             raise ValueError(off[0][2])
-        out.append(cam)
+        out.append(((x0, y0), cam))
     return out
 
 
@@ -79,7 +83,7 @@ def run(job: tuple[str, int, int, int]) -> dict:
     one = load_camera_config(REPO / "config" / "table.toml").model_copy(update={"stable_frames": 1})
     six = cameras()
     rec_one = OnnxRecognizer(threads=1, card_width=one.card_width)
-    rec_six = OnnxRecognizer(threads=1, card_width=six[0].card_width)
+    rec_six = OnnxRecognizer(threads=1, card_width=six[0][1].card_width)
     tallies = {"one": new_tally(), "six": new_tally()}
     times: dict[str, list[float]] = {"one": [], "six": []}
     for i in range(lo, hi):
@@ -95,8 +99,7 @@ def run(job: tuple[str, int, int, int]) -> dict:
         times["one"].append(time.perf_counter() - t)
         count_seats(tallies["one"], i, scene, views)
         views = []
-        for cam in six:
-            (x0, y0), _ = CAMERAS[cam.name]
+        for (x0, y0), cam in six:
             part = camera(np.ascontiguousarray(scene.image[y0 : y0 + 1080, x0 : x0 + 1920]))
             t = time.perf_counter()
             views += TableWatcher(cam, rec_six).watch(part)
@@ -118,7 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     out: dict = {"tables": args.tables, "seed": args.seed, "view": f"{1920 * SCALE}x{1080 * SCALE}",
                  "cameras": {"one": "1920x1080, 72 px cards, ten seats",
                              "six": "six 1920x1080, 144 px cards: " + "; ".join(
-                                 f"{k} seats {', '.join(map(str, s))}" for k, (_, s) in CAMERAS.items())}}
+                                 f"{cam.name} seats {', '.join(str(z.seat) for z in cam.zones)} from {x0},{y0}"
+                                 for (x0, y0), cam in cameras())}}
     for name in args.sets.split(","):
         step = 25
         jobs = [(name, lo, min(args.tables, lo + step), args.seed) for lo in range(0, args.tables, step)]

@@ -95,7 +95,7 @@ def width_for(target: float, deck_set: str, bands: Sequence[Band]) -> float | No
 
 CLOSER = "move the camera closer, raise its resolution, or split the seats among more cameras ([[cameras]])"
 """The advice for cards narrower than the seen-deck target needs: more pixels on each card
-(``bench/vision_cameras.py``: six 1920x1080 cameras of one or two seats each identify 99.4% of the
+(``bench/vision_cameras.py``: six 1920x1080 cameras of one or two seats each identify 99.3% of the
 seen decks' readable seats, one camera over ten seats 97.7%)."""
 
 
