@@ -190,6 +190,16 @@ def new_tally() -> dict:
             "cards": 0, "cards_right": 0, "cards_wrong": 0}
 
 
+def merge_tally(into: dict, other: dict) -> None:
+    """Add the counts ``other`` (of :func:`new_tally`) to ``into``: the runs of several processes."""
+    for k, v in other.items():
+        if isinstance(v, dict):
+            for kk, vv in v.items():
+                into[k][kk] = into[k].get(kk, 0) + vv
+        else:
+            into[k] += v
+
+
 def count_seats(tally: dict, table: int, scene, views) -> None:  # type: ignore[no-untyped-def]
     """Add the seat verdicts ``views`` of table number ``table`` to ``tally``, against ``scene``'s cards:
     a seat is readable when both its cards are face up with an index in view; identifiable with

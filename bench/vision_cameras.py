@@ -67,6 +67,14 @@ def cameras() -> list:  # type: ignore[type-arg]
     return out
 
 
+def camera(view: np.ndarray, seed: int, table: int) -> np.ndarray:
+    """``view`` as a camera of the one kind sees it: the same draw of blur, noise and compression for
+    every camera of a table (``vision.render.camera_optics``)."""
+    from vision import render
+
+    return render.camera_optics(view, np.random.default_rng([seed, table, 1]))
+
+
 def run(job: tuple[str, int, int, int]) -> dict:
     """Tables ``lo`` to ``hi`` of a deck set, both ways: the counts and each camera's frame times."""
     import cv2
@@ -89,18 +97,14 @@ def run(job: tuple[str, int, int, int]) -> dict:
     for i in range(lo, hi):
         scene = render.render_table(np.random.default_rng([seed, i]), decks, width=1920 * SCALE,
                                     height=1080 * SCALE, card_width=72.0 * SCALE, optics=False)
-
-        def camera(view: np.ndarray) -> np.ndarray:  # one kind of camera: the same draw for each of a table's
-            return render.camera_optics(view, np.random.default_rng([seed, i, 1]))
-
-        frame = camera(cv2.resize(scene.image, (1920, 1080), interpolation=cv2.INTER_AREA))
+        frame = camera(cv2.resize(scene.image, (1920, 1080), interpolation=cv2.INTER_AREA), seed, i)
         t = time.perf_counter()
         views = TableWatcher(one, rec_one).watch(frame)
         times["one"].append(time.perf_counter() - t)
         count_seats(tallies["one"], i, scene, views)
         views = []
         for (x0, y0), cam in six:
-            part = camera(np.ascontiguousarray(scene.image[y0 : y0 + 1080, x0 : x0 + 1920]))
+            part = camera(np.ascontiguousarray(scene.image[y0 : y0 + 1080, x0 : x0 + 1920]), seed, i)
             t = time.perf_counter()
             views += TableWatcher(cam, rec_six).watch(part)
             times["six"].append(time.perf_counter() - t)
@@ -109,7 +113,7 @@ def run(job: tuple[str, int, int, int]) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from bench_vision import emit, pool_map, seat_report
+    from bench_vision import emit, merge_tally, pool_map, seat_report
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=100)
@@ -131,12 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         for way in ("one", "six"):
             tally = parts[0]["tallies"][way]
             for p in parts[1:]:
-                t = p["tallies"][way]
-                for k in ("seats", "eligible", "identified", "wrong", "cards", "cards_right", "cards_wrong"):
-                    tally[k] += t[k]
-                tally["wrong_examples"] += t["wrong_examples"]
-                for k, v in t["missed"].items():
-                    tally["missed"][k] = tally["missed"].get(k, 0) + v
+                merge_tally(tally, p["tallies"][way])
             report = seat_report(tally, args.tables)
             report["camera_frame_ms_median"] = round(1000 * statistics.median(
                 [x for p in parts for x in p["times"][way]]), 1)
