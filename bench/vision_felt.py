@@ -10,6 +10,7 @@ so the scenes are the benchmark's own, cards, hands, light and seeds alike, on a
   as_rendered  the benchmark's felts: ``bench/bench_vision.py``'s figures
   black, charcoal, grey, silver    neutral felts, from black to light grey
   burgundy, purple, navy, teal, brown, tan, light_blue    coloured ones, dark to light
+  white, cream     no card room's cloth, but the desk or tablecloth under a photograph of cards
 
 Cards: right and wrong reads at the threshold, as ``bench/bench_vision.py`` counts them (scene
 seeds ``[424242, i]``); seats: ten-seat tables (seeds ``[515151, i]``), identifiable and wrongly
@@ -40,6 +41,8 @@ FELTS: dict[str, tuple[int, int, int] | None] = {  # BGR
     "brown": (40, 70, 110),
     "tan": (120, 150, 170),
     "light_blue": (200, 150, 90),
+    "white": (228, 230, 232),
+    "cream": (200, 225, 235),
 }
 
 

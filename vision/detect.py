@@ -208,6 +208,15 @@ NEUTRAL_FELT_CHROMA = 20.0
 """On a grey or black felt, a pixel more coloured than this (max - min of B, G, R) is not felt."""
 NEUTRAL_FELT_BRIGHTER = 1.25
 """On a grey or black felt, a pixel brighter than this times the felt's median value, plus 15, is not felt."""
+LIGHT_FELT_V = 170.0
+"""A grey felt brighter than this (median value, 0..255) is a light table: a white or cream cloth, a
+pale desk under a photograph. Card stock there is hardly brighter than the cloth, or no brighter at
+all where a lamp lights the cloth: it is told by the edges that enclose each card
+(:func:`light_table`) and by being no darker than :data:`LIGHT_STOCK_DIMMER` times the table round
+it, which keeps chips and backs out with the saturation bound."""
+LIGHT_STOCK_DIMMER = 0.8
+"""On a light table, card stock is brighter than this share of the table's own value round it
+(:data:`LIGHT_FELT_V`)."""
 
 
 def card_masks(frame: np.ndarray, card_width: float | None = None,
@@ -231,10 +240,17 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     s_thr = (NEUTRAL_STOCK_SAT if neutral else
              max(35.0, min(90.0, felt_s * 0.45), min(felt_s * MUTED_STOCK_SHARE, MUTED_STOCK_SAT)))
     # brighter than the felt; on a coloured felt, whose saturation already tells it from the stock,
-    # not by more than a light felt's own value allows
-    v_thr = max(70.0, min(200.0 if neutral else STOCK_BRIGHTER_CAP, felt_v * 1.15 + 10))
+    # not by more than a light felt's own value allows; on a light table, no darker than it by much
+    light = neutral and felt_v > LIGHT_FELT_V
+    v_thr = (felt_v * LIGHT_STOCK_DIMMER if light else
+             max(70.0, min(200.0 if neutral else STOCK_BRIGHTER_CAP, felt_v * 1.15 + 10)))
     unsat = cv2.inRange(s, 0, math.ceil(s_thr) - 1)
-    if neutral:
+    if light:
+        # a light table (a cream one is as coloured as a chip's edge): not felt is what the edges
+        # enclose (a lamp's glare on it fades with no edge, and stays table), or dark
+        enclosed = cv2.bitwise_not(light_table(v))
+        fg = enclosed.copy()
+    elif neutral:
         # a grey or black felt, whose hue is noise: not felt is what is coloured, brighter or darker
         fg = cv2.compare(cv2.multiply(s, v, scale=1.0 / 255.0), NEUTRAL_FELT_CHROMA, cv2.CMP_GT)
         fg |= cv2.compare(v, felt_v * NEUTRAL_FELT_BRIGHTER + 15.0, cv2.CMP_GT)
@@ -248,6 +264,8 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     thr = _card_threshold(v, fg, card_width, felt_v, v_thr)
     bright = cv2.compare(v, float(math.floor(v_thr)) if thr is None else thr, cv2.CMP_GT)
     raw0 = cv2.bitwise_and(unsat, bright)
+    if light:  # and enclosed by edges
+        raw0 = cv2.bitwise_and(raw0, enclosed)
     tinted = 0.0 if neutral else min(felt_s * TINTED_STOCK_SHARE, TINTED_STOCK_SAT)
     if tinted > s_thr:  # stock a little tinted, where it joins plain stock
         seed = cv2.erode(raw0, np.ones((SEED_SIZE, SEED_SIZE), np.uint8))  # solid plain stock, not noise
@@ -271,6 +289,33 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     white = cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return Masks(white, fg, raw, filled, ink, frame)
+
+
+LIGHT_EDGES = (20, 50)
+"""Canny's thresholds for the edges that enclose the cards on a light table (:func:`light_table`):
+lower than the cut lines' (40, 110), as a white card on a white cloth shows little more than its
+rim's shade."""
+
+
+def light_table(v: np.ndarray) -> np.ndarray:
+    """On a light table (:data:`LIGHT_FELT_V`), where card stock is hardly brighter than the cloth,
+    the table itself: the largest region of ``v`` (the frame's value channel) that no edge crosses
+    (Canny at :data:`LIGHT_EDGES`, thickened a pixel to close the gaps in a card's rim), 255 there.
+    A card is enclosed by its edges, and a lamp's glare, which fades with no edge, stays table.
+
+    >>> v = np.full((60, 80), 200, np.uint8); v[20:40, 30:50] = 235
+    >>> t = light_table(v)
+    >>> int(t[5, 5]), int(t[30, 40])
+    (255, 0)
+    """
+    import cv2
+
+    edges = cv2.dilate(cv2.Canny(v, *LIGHT_EDGES), np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(edges), connectivity=4)
+    if n < 2:
+        return np.zeros_like(v)
+    table = 1 + int(stats[1:, cv2.CC_STAT_AREA].argmax())
+    return cv2.compare(labels, table, cv2.CMP_EQ)
 
 
 def stock_frame(shape: tuple[int, ...], parts: Sequence[tuple[tuple[int, int, int, int] | None, Masks]]) -> np.ndarray:
