@@ -472,10 +472,19 @@ def resolution_report(configured: float | None, widths: list[float]) -> str:
 
 def felt_report(frame) -> str:  # type: ignore[no-untyped-def]
     """One line for the installer on the felt (:func:`vision.detect.felt_stats`): a coloured felt,
-    whose hue tells it from the cards, or a grey or black one, told from them by brightness."""
+    whose hue tells it from the cards, a grey or black one, told from them by brightness, or a white
+    or cream one (:data:`vision.detect.LIGHT_FELT_V`), where the cards are told by their edges.
+
+    >>> import numpy as np
+    >>> felt_report(np.full((40, 40, 3), (228, 230, 232), np.uint8))[:39]
+    'felt: light (saturation 4, value 232 of'
+    """
     from vision import detect
 
     h, s, v = detect.felt_stats(frame)
+    if s < detect.NEUTRAL_FELT_SAT and v > detect.LIGHT_FELT_V:
+        return (f"felt: light (saturation {s:.0f}, value {v:.0f} of 255): card stock is told from it by the "
+                "edges round each card; a darker cloth reads small cards better")
     if s < detect.NEUTRAL_FELT_SAT:
         return (f"felt: grey or black (saturation {s:.0f}, value {v:.0f} of 255): card stock is told from it "
                 "by brightness")
