@@ -159,7 +159,9 @@ class CameraRunner:
     camera of a table runs its own. Surveillance gets one alert naming the camera (``camera``: its
     name in the table file) when it goes offline (``camera_offline``) and one when it delivers
     frames again (``camera_online``), not one a retry; a frame the link cannot judge is a
-    ``camera_error``, once until a frame is judged again. Its state (starting, live, offline), its
+    ``camera_error``, once until a frame is judged again. A source that fails in the middle of a read
+    (an image file caught while it is being written) is offline and tried again, like one that
+    cannot be opened: the camera's thread goes on. Its state (starting, live, offline), its
     frames and the time of its last one go to :meth:`~controller.service.TableService.camera_status`
     for the surveillance page."""
 
@@ -209,6 +211,7 @@ class CameraRunner:
                 self._stop.wait(self.retry)
                 continue
             frames = 0
+            failed = None
             try:
                 for _, frame in source:
                     if self._stop.is_set():
@@ -231,9 +234,14 @@ class CameraRunner:
                     self._error = error
                     self._report(frames=self.frames, last_frame=now, error=error)
                     self._stop.wait(self.period)
+            except SourceError as exc:  # a frame the source cannot give (an image caught mid-write)
+                failed = str(exc)
             finally:
                 source.close()
-            if not self._stop.is_set() and (frames == 0 or not pathlib.Path(self.spec).is_file()):
+            if failed is not None:
+                self._went_offline(failed)
+                self._stop.wait(self.retry)
+            elif not self._stop.is_set() and (frames == 0 or not pathlib.Path(self.spec).is_file()):
                 self._went_offline(f"{redact(self.spec)}: no more frames; reopening")
                 self._stop.wait(min(2.0, self.retry))
 

@@ -327,6 +327,46 @@ def test_r2_a_zone_outside_its_cameras_frame_is_named_by_calibrate_and_alerted(t
     svc.close()
 
 
+def test_r2_a_camera_whose_frame_cannot_be_read_goes_offline_and_its_thread_goes_on(tmp_path, table_view):
+    """A source that opens but fails in the middle of a read (here a still that is no image, as an
+    image file caught while it is written reads) is offline and tried again. Its error escaped the
+    camera's thread, which died: no alert, and no frame ever again from that camera."""
+    import os
+    import shutil
+
+    from controller.eventlog import EventLog
+    from controller.runtime import CameraLink, CameraRunner
+    from controller.service import TableService
+    from vision.config import CameraConfig
+
+    _, west, _ = table_view
+    still = tmp_path / "seat.png"
+    still.write_bytes(b"\x89PNG half written")
+    game = {"table_id": "c-1", "variant": "NT", "seats": 10, "stakes": {"small_blind": 1, "big_blind": 2},
+            "smallest_chip": 1}
+    svc = TableService(game, EventLog(tmp_path / "t.db", table_id="c-1"))
+    cam = CameraConfig(name="west", source=str(still), zones=_zones(0, range(1, 3)))
+    runner = CameraRunner(CameraLink(svc, cam, None), str(still), fps=50, retry=0.02).start()
+
+    def alerts(kind: str) -> list[dict]:
+        return [a for a in svc.alerts() if a["alert"] == kind]
+
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not alerts("camera_offline"):
+            time.sleep(0.05)
+        assert "seat.png: not a readable image" in alerts("camera_offline")[0]["detail"]
+        shutil.copyfile(west, tmp_path / "whole.png")
+        os.replace(tmp_path / "whole.png", still)
+        while time.monotonic() < deadline and runner.frames < 2:
+            time.sleep(0.05)
+        assert runner._thread.is_alive()
+    finally:
+        runner.stop()
+    assert len(alerts("camera_offline")) == 1 and [a["camera"] for a in alerts("camera_online")] == ["west"]
+    assert {c["camera"]: c for c in svc.cameras()}["west"]["state"] == "live"
+
+
 def test_r2_a_camera_offline_alerts_once_and_once_more_when_it_is_back(tmp_path, table_view):
     """A camera whose source is not there is retried without an alert a retry: one
     ``camera_offline`` naming it, its state ``offline`` with the reason; when its frames come
