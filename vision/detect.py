@@ -225,7 +225,9 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
 
     Card stock is unsaturated and brighter than the felt round it (:func:`_card_threshold`: the
     threshold follows the light across the frame); on a coloured felt, stock a little more
-    saturated counts where it joins plain stock (:data:`TINTED_STOCK_SHARE`). Holes (pips,
+    saturated counts where it joins plain stock (:data:`TINTED_STOCK_SHARE`); on a light table (a
+    white or cream cloth, :data:`LIGHT_FELT_V`) it is what the edges enclose (:func:`light_table`),
+    no darker than the cloth by much. Holes (pips,
     indices) are filled, then long straight edges inside the white area (where one card lies on
     another and shades it) are cut out so overlapping cards fall apart into separate regions.
     """
