@@ -90,6 +90,8 @@ class Masks:
     image: np.ndarray | None = None
     """The BGR frame (or region) the masks were made of, not copied: the faint print of
     :func:`glyph_ink` is found in its gray, when the glyph proposer asks for it."""
+    light: bool = False
+    """Made as of a light table (:data:`LIGHT_FELT_V`): the card stock is what edges enclose."""
     _outlines: dict[str, tuple[np.ndarray, ...]] = dataclasses.field(default_factory=dict, init=False, repr=False,
                                                                      compare=False)
     _glyph_ink: dict[object, Any] = dataclasses.field(default_factory=dict, init=False, repr=False, compare=False)
@@ -220,7 +222,7 @@ LIGHT_STOCK_DIMMER = 0.8
 
 
 def card_masks(frame: np.ndarray, card_width: float | None = None,
-               felt: tuple[float, float, float] | None = None) -> Masks:
+               felt: tuple[float, float, float] | None = None, light_table_rule: bool = True) -> Masks:
     """Masks of card-white and of not-felt pixels in a BGR frame.
 
     Card stock is unsaturated and brighter than the felt round it (:func:`_card_threshold`: the
@@ -230,6 +232,7 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
     no darker than the cloth by much. Holes (pips,
     indices) are filled, then long straight edges inside the white area (where one card lies on
     another and shades it) are cut out so overlapping cards fall apart into separate regions.
+    ``light_table_rule=False``: a light table is read as any grey felt (brighter stock).
     """
     import cv2
 
@@ -243,7 +246,7 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
              max(35.0, min(90.0, felt_s * 0.45), min(felt_s * MUTED_STOCK_SHARE, MUTED_STOCK_SAT)))
     # brighter than the felt; on a coloured felt, whose saturation already tells it from the stock,
     # not by more than a light felt's own value allows; on a light table, no darker than it by much
-    light = neutral and felt_v > LIGHT_FELT_V
+    light = light_table_rule and neutral and felt_v > LIGHT_FELT_V and _light_round_the_edge(s, v)
     v_thr = (felt_v * LIGHT_STOCK_DIMMER if light else
              max(70.0, min(200.0 if neutral else STOCK_BRIGHTER_CAP, felt_v * 1.15 + 10)))
     unsat = cv2.inRange(s, 0, math.ceil(s_thr) - 1)
@@ -290,7 +293,40 @@ def card_masks(frame: np.ndarray, card_width: float | None = None,
             cv2.line(ink, (int(x0), int(y0)), (int(x1), int(y1)), 0, 2)
     white = cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    return Masks(white, fg, raw, filled, ink, frame)
+    return Masks(white, fg, raw, filled, ink, frame, light)
+
+
+LIGHT_EDGE_COLOURED = 0.5
+"""The largest share of the frame's edge that may be coloured (saturation :data:`NEUTRAL_FELT_SAT` or
+more: chips, backs) for the frame to be a light table (:func:`_light_round_the_edge`)."""
+
+
+LIGHT_EDGE_DIMMER = 0.75
+"""The frame's edge of a light table may be this much dimmer than :data:`LIGHT_FELT_V` (median value):
+a lamp over the table's middle lights its edge less."""
+
+
+def _light_round_the_edge(s: np.ndarray, v: np.ndarray, share: float = 0.04) -> bool:
+    """Whether the frame's edge (a strip ``share`` of its size deep) is a light table too: not mostly
+    coloured (at most :data:`LIGHT_EDGE_COLOURED` of it) and bright (median value over
+    :data:`LIGHT_EDGE_DIMMER` times :data:`LIGHT_FELT_V`). A close photograph of one card makes the frame's median its stock, light
+    and grey, whatever the table round it is, and a card the frame cuts may be most of its edge.
+
+    >>> v = np.full((100, 80), 120, np.uint8); s = np.full_like(v, 90)
+    >>> v[5:95, 5:75] = 240; s[5:95, 5:75] = 0  # a card filling a frame of blue cloth
+    >>> _light_round_the_edge(s, v), _light_round_the_edge(np.zeros_like(v), np.full_like(v, 230))
+    (False, True)
+    >>> v[:, :20] = 240; s[:, :20] = 0  # the card cut by the frame's edge: most of the edge is card
+    >>> _light_round_the_edge(s, v)
+    False
+    """
+    h, w = v.shape[:2]
+    dy, dx = max(1, int(share * h)), max(1, int(share * w))
+    parts = [(s[:dy], v[:dy]), (s[-dy:], v[-dy:]), (s[dy:-dy, :dx], v[dy:-dy, :dx]), (s[dy:-dy, -dx:], v[dy:-dy, -dx:])]
+    rim_s = np.concatenate([a.ravel() for a, _ in parts])
+    rim_v = np.concatenate([b.ravel() for _, b in parts])
+    return bool(np.count_nonzero(rim_s >= NEUTRAL_FELT_SAT) <= LIGHT_EDGE_COLOURED * rim_s.size
+                and _median_u8(rim_v) > LIGHT_EDGE_DIMMER * LIGHT_FELT_V)
 
 
 LIGHT_EDGES = (20, 50)
@@ -302,12 +338,18 @@ rim's shade."""
 def light_table(v: np.ndarray) -> np.ndarray:
     """On a light table (:data:`LIGHT_FELT_V`), where card stock is hardly brighter than the cloth,
     the table itself: the largest region of ``v`` (the frame's value channel) that no edge crosses
-    (Canny at :data:`LIGHT_EDGES`, thickened a pixel to close the gaps in a card's rim), 255 there.
-    A card is enclosed by its edges, and a lamp's glare, which fades with no edge, stays table.
+    (Canny at :data:`LIGHT_EDGES`, thickened a pixel to close the gaps in a card's rim) and that
+    reaches the frame's edge, 255 there. A card is enclosed by its edges, and a lamp's glare, which
+    fades with no edge, stays table. A close photograph of one card (whose stock then makes the
+    frame's median, so that the frame looks like a light table) leaves the table a strip round it.
 
     >>> v = np.full((60, 80), 200, np.uint8); v[20:40, 30:50] = 235
     >>> t = light_table(v)
     >>> int(t[5, 5]), int(t[30, 40])
+    (255, 0)
+    >>> v = np.full((60, 80), 120, np.uint8); v[4:56, 4:76] = 235  # a card filling the frame
+    >>> t = light_table(v)
+    >>> int(t[1, 1]), int(t[30, 40])
     (255, 0)
     """
     import cv2
@@ -316,8 +358,11 @@ def light_table(v: np.ndarray) -> np.ndarray:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(edges), connectivity=4)
     if n < 2:
         return np.zeros_like(v)
-    table = 1 + int(stats[1:, cv2.CC_STAT_AREA].argmax())
-    return cv2.compare(labels, table, cv2.CMP_EQ)
+    x, y, w, h, area = (stats[1:, k] for k in range(5))
+    H, W = v.shape[:2]
+    # the table reaches the frame's edge; a card filling a close photograph does not
+    area = np.where((x == 0) | (y == 0) | (x + w == W) | (y + h == H), area, area - W * H)
+    return cv2.compare(labels, 1 + int(area.argmax()), cv2.CMP_EQ)
 
 
 def stock_frame(shape: tuple[int, ...], parts: Sequence[tuple[tuple[int, int, int, int] | None, Masks]]) -> np.ndarray:

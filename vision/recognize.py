@@ -1991,16 +1991,27 @@ class OnnxRecognizer:
         dets = self._search_width(frame, roi, masks, felt)[1]
         if self._any_sure(dets):
             return dets
-        return self._read_smaller(sub, (0, 0) if roi is None else roi[:2], felt) or dets
+        origin = (0, 0) if roi is None else roi[:2]
+        if not masks.light:
+            return self._read_smaller(sub, origin, felt) or dets
+        # read by the edges of a light table, where a card the frame cuts may be taken for the table:
+        # as a grey felt too, each where the edges read nothing sure
+        plain = self._search_width(frame, roi, detect.card_masks(sub, width, felt, light_table_rule=False), felt)[1]
+        if self._any_sure(plain):
+            return plain
+        return (self._read_smaller(sub, origin, felt) or self._read_smaller(sub, origin, felt, light_table_rule=False)
+                or dets)
 
-    def _read_smaller(self, sub: np.ndarray, origin: tuple[int, int],
-                      felt: tuple[float, float, float] | None) -> list[Detection]:
+    def _read_smaller(self, sub: np.ndarray, origin: tuple[int, int], felt: tuple[float, float, float] | None,
+                      light_table_rule: bool = True) -> list[Detection]:
         """Cards wider than the width search reaches (a close photograph: cards 300 to 1,000
         pixels wide, fanned so that no whole card gives the width): ``sub`` read again halved,
         quartered, and so on while its short side can still hold a card of the smallest rung of
         :data:`~vision.detect.WIDTH_LADDER`; the first size with a read at or above the threshold
         gives the detections, in the frame's pixels (``origin``: the top-left of ``sub`` there).
         Only when the frame as it is gives no sure read, so frames the ladder covers read as before.
+        ``light_table_rule``: :func:`~vision.detect.card_masks`' own (``False`` where the edges of a
+        light table read nothing sure).
         """
         import cv2
 
@@ -2010,7 +2021,7 @@ class OnnxRecognizer:
             if min(h, w) // 2 < detect.WIDTH_LADDER[0] * detect.ASPECT:
                 return []
             small = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-            dets = self._search_width(small, None, detect.card_masks(small, None, felt), felt)[1]
+            dets = self._search_width(small, None, detect.card_masks(small, None, felt, light_table_rule), felt)[1]
             if self._any_sure(dets):
                 sx, sy = sub.shape[1] / small.shape[1], sub.shape[0] / small.shape[0]
                 return [_scaled(d, sx, sy, origin) for d in dets]
