@@ -174,7 +174,7 @@ def test_r2_a_close_photograph_of_one_card_is_read_on_a_light_or_a_coloured_desk
     from vision import render
     from vision.recognize import OnnxRecognizer
 
-    face = render.card_face(render.TRAIN_DECKS[3], card)[..., :3].astype(np.float32)
+    face = render.card_face(render.TRAIN_DECKS[3], card)[..., ::-1].astype(np.float32)  # RGB to BGR
     h, w = face.shape[:2]
     H, W = int(h * (1 + 2 * margin)), int(w * (1 + 2 * margin))
     frame = np.empty((H, W, 3), np.float32)
