@@ -291,7 +291,7 @@ def _seats(seed: tuple[int, int], felt: tuple[int, int, int] | None) -> tuple[in
                                                      ((515151, 5), (120, 150, 170), 7),
                                                      ((515151, 2), (228, 230, 232), 7),
                                                      ((515151, 4), (200, 225, 235), 6)])
-def test_a_table_on_a_black_charcoal_light_blue_tan_white_or_cream_cloth_keeps_its_identifiable_seats(seed, felt, seats):
+def test_a_table_on_a_black_grey_light_blue_tan_white_or_cream_cloth_keeps_its_seats(seed, felt, seats):
     """Ten-seat tables on a black, a charcoal, a light blue and a tan felt identify as many seats as
     on the benchmark's green and blue felts (6, 7, 7 and 7; table 3 identified 6 before the
     thirty-eighth session's body models, table 0 7 before the thirty-ninth's), none wrong; before the felt rules (twenty-eighth session), 5, 4 and 0

@@ -302,15 +302,16 @@ more: chips, backs) for the frame to be a light table (:func:`_light_round_the_e
 
 
 LIGHT_EDGE_DIMMER = 0.75
-"""The frame's edge of a light table may be this much dimmer than :data:`LIGHT_FELT_V` (median value):
-a lamp over the table's middle lights its edge less."""
+"""The median value of a light table's edge must pass this share of :data:`LIGHT_FELT_V`, not all of
+it: a lamp over the table's middle lights the frame's edge less."""
 
 
 def _light_round_the_edge(s: np.ndarray, v: np.ndarray, share: float = 0.04) -> bool:
     """Whether the frame's edge (a strip ``share`` of its size deep) is a light table too: not mostly
     coloured (at most :data:`LIGHT_EDGE_COLOURED` of it) and bright (median value over
-    :data:`LIGHT_EDGE_DIMMER` times :data:`LIGHT_FELT_V`). A close photograph of one card makes the frame's median its stock, light
-    and grey, whatever the table round it is, and a card the frame cuts may be most of its edge.
+    :data:`LIGHT_EDGE_DIMMER` times :data:`LIGHT_FELT_V`). A close photograph of one card makes the
+    frame's median its stock, light and grey, whatever the table round it is, and a card the frame
+    cuts may be most of its edge.
 
     >>> v = np.full((100, 80), 120, np.uint8); s = np.full_like(v, 90)
     >>> v[5:95, 5:75] = 240; s[5:95, 5:75] = 0  # a card filling a frame of blue cloth
@@ -322,9 +323,9 @@ def _light_round_the_edge(s: np.ndarray, v: np.ndarray, share: float = 0.04) -> 
     """
     h, w = v.shape[:2]
     dy, dx = max(1, int(share * h)), max(1, int(share * w))
-    parts = [(s[:dy], v[:dy]), (s[-dy:], v[-dy:]), (s[dy:-dy, :dx], v[dy:-dy, :dx]), (s[dy:-dy, -dx:], v[dy:-dy, -dx:])]
-    rim_s = np.concatenate([a.ravel() for a, _ in parts])
-    rim_v = np.concatenate([b.ravel() for _, b in parts])
+    strips = (np.s_[:dy], np.s_[-dy:], np.s_[dy:-dy, :dx], np.s_[dy:-dy, -dx:])
+    rim_s = np.concatenate([s[k].ravel() for k in strips])
+    rim_v = np.concatenate([v[k].ravel() for k in strips])
     return bool(np.count_nonzero(rim_s >= NEUTRAL_FELT_SAT) <= LIGHT_EDGE_COLOURED * rim_s.size
                 and _median_u8(rim_v) > LIGHT_EDGE_DIMMER * LIGHT_FELT_V)
 
