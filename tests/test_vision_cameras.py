@@ -68,6 +68,21 @@ def table_view(tmp_path_factory):  # type: ignore[no-untyped-def]
     return scene, west, east
 
 
+def _service(tmp_path, table_id: str):  # type: ignore[no-untyped-def]
+    """A ten-seat no-limit table's service on a real SQLite log in ``tmp_path``."""
+    from controller.eventlog import EventLog
+    from controller.service import TableService
+
+    game = {"table_id": table_id, "variant": "NT", "seats": 10, "stakes": {"small_blind": 1, "big_blind": 2},
+            "smallest_chip": 1}
+    return TableService(game, EventLog(tmp_path / "t.db", table_id=table_id))
+
+
+def _alerts(svc, kind: str) -> list[dict]:  # type: ignore[no-untyped-def]
+    """The service's alerts of ``kind``."""
+    return [a for a in svc.alerts() if a["alert"] == kind]
+
+
 def test_r2_a_table_file_names_several_cameras_each_with_its_own_seats(tmp_path):
     """``[[cameras]]``: every camera in the file's order, each with the key it stands at and its own
     name (``camera-N`` where it gives none), the ``[game]`` variant where it names none; a lone
@@ -150,18 +165,14 @@ def test_r2_the_controller_takes_each_seat_from_its_own_camera(tmp_path, table_v
     models, a real SQLite log) at a showdown between seat 2 (seen by ``west``) and seat 8 (by
     ``east``): each seat is judged identifiable from its own camera. A third camera whose source is
     gone alerts surveillance with its name, and the other two go on."""
-    from controller.eventlog import EventLog
     from controller.runtime import CameraLink, CameraRunner
-    from controller.service import TableService
     from vision.config import load_cameras
     from vision.recognize import OnnxRecognizer
 
     scene, west, east = table_view
     path = two_cameras(tmp_path, west.as_posix(), east.as_posix(),
                        f'[[cameras]]\nname = "ceiling"\nsource = "{(tmp_path / "gone.png").as_posix()}"\n')
-    game = {"table_id": "cams-1", "variant": "NT", "seats": 10, "stakes": {"small_blind": 1, "big_blind": 2},
-            "smallest_chip": 1}
-    svc = TableService(game, EventLog(tmp_path / "t.db", table_id="cams-1"))
+    svc = _service(tmp_path, "cams-1")
     shown = {seat: "".join(str(t.card) for t in scene.cards if t.seat == seat) for seat in (2, 8)}
     rest = [str(c) for c in map(Card.from_index, range(52)) if str(c) not in {str(t.card) for t in scene.cards}]
     for seat in shown:
@@ -294,9 +305,7 @@ def test_r2_a_zone_outside_its_cameras_frame_is_named_by_calibrate_and_alerted(t
     seat, and the running controller alerts surveillance once per seat (``camera_zone_off_frame``),
     naming the camera; the ``west`` camera's zones, all in its frame, get neither."""
     from controller.cli import main
-    from controller.eventlog import EventLog
     from controller.runtime import CameraLink
-    from controller.service import TableService
     from vision.config import load_cameras
 
     _, west, east = table_view
@@ -313,9 +322,7 @@ def test_r2_a_zone_outside_its_cameras_frame_is_named_by_calibrate_and_alerted(t
     assert main(["vision", "calibrate", str(west), "--config", str(path), "--camera", "west",
                  "--out", str(tmp_path / "w.png")]) == 0
     assert "outside camera" not in capsys.readouterr().out
-    game = {"table_id": "z-1", "variant": "NT", "seats": 10, "stakes": {"small_blind": 1, "big_blind": 2},
-            "smallest_chip": 1}
-    svc = TableService(game, EventLog(tmp_path / "t.db", table_id="z-1"))
+    svc = _service(tmp_path, "z-1")
     links = {cam.name: CameraLink(svc, cam, None) for _, cam in load_cameras(path)}
     import cv2
 
@@ -334,22 +341,18 @@ def test_r2_a_camera_whose_frame_cannot_be_read_goes_offline_and_its_thread_goes
     import os
     import shutil
 
-    from controller.eventlog import EventLog
     from controller.runtime import CameraLink, CameraRunner
-    from controller.service import TableService
     from vision.config import CameraConfig
 
     _, west, _ = table_view
     still = tmp_path / "seat.png"
     still.write_bytes(b"\x89PNG half written")
-    game = {"table_id": "c-1", "variant": "NT", "seats": 10, "stakes": {"small_blind": 1, "big_blind": 2},
-            "smallest_chip": 1}
-    svc = TableService(game, EventLog(tmp_path / "t.db", table_id="c-1"))
+    svc = _service(tmp_path, "c-1")
     cam = CameraConfig(name="west", source=str(still), zones=_zones(0, range(1, 3)))
     runner = CameraRunner(CameraLink(svc, cam, None), str(still), fps=50, retry=0.02).start()
 
     def alerts(kind: str) -> list[dict]:
-        return [a for a in svc.alerts() if a["alert"] == kind]
+        return _alerts(svc, kind)
 
     try:
         deadline = time.monotonic() + 30
@@ -377,24 +380,20 @@ def test_r2_a_camera_offline_alerts_once_and_once_more_when_it_is_back(tmp_path,
 
     from fastapi.testclient import TestClient
 
-    from controller.eventlog import EventLog
     from controller.runtime import CameraLink, CameraRunner
-    from controller.service import TableService
     from server_helpers import TOKENS, auth, make_app
     from vision.config import CameraConfig
 
     _, west, _ = table_view
     still = tmp_path / "later.png"
-    game = {"table_id": "c-1", "variant": "NT", "seats": 10, "stakes": {"small_blind": 1, "big_blind": 2},
-            "smallest_chip": 1}
-    svc = TableService(game, EventLog(tmp_path / "t.db", table_id="c-1"))
+    svc = _service(tmp_path, "c-1")
     cam = CameraConfig(name="west", source=str(still), zones=_zones(0, range(1, 3)))
     runner = CameraRunner(CameraLink(svc, cam, None), str(still), fps=50, retry=0.02).start()
     stream = CameraRunner(CameraLink(svc, cam.model_copy(update={"name": "door"}), None),
                           "rtsp://admin:s3cret@127.0.0.1:9/stream1", retry=60).start()
 
     def alerts(kind: str) -> list[dict]:
-        return [a for a in svc.alerts() if a["alert"] == kind]
+        return _alerts(svc, kind)
 
     try:
         deadline = time.monotonic() + 30
