@@ -274,6 +274,14 @@ def test_train_small_cards_share_draws_small_scenes_and_refuses_a_bad_share() ->
             train.main(["--small-cards", bad, "--calibrate-only", "x.onnx"])
 
 
+def test_train_scale_tolerance_takes_two_ordered_shares_and_names_a_bad_one(capsys) -> None:
+    assert train._tolerance("0.3,0.45") == (0.3, 0.45)
+    for bad in ("0.3", "0.45,0.3", "0,0.3", "0.3,1", "a,b"):
+        with pytest.raises(SystemExit):
+            train.main(["--scale-tolerance", bad, "--calibrate-only", "x.onnx"])
+        assert "--scale-tolerance" in capsys.readouterr().err
+
+
 def test_train_convs_builds_the_deeper_trunk_and_refuses_another_depth(capsys) -> None:
     """``--convs 5`` adds a second convolution to the last two stages; the crop still comes out
     6 x 3 and the heads are the same. Any other depth is refused by name."""
@@ -455,6 +463,6 @@ def test_training_crops_come_in_the_same_order_whichever_worker_finishes_first()
     x, y = train.make_dataset(1000, 6, "train", workers=2)
     seeds = list(range(1000, 1006))
     chunks = [c for c in (seeds[i::16] for i in range(16)) if c]
-    parts = [train._worker((c, "train", False, 1, 0.0)) for c in chunks]
+    parts = [train._worker((c, "train", False, 1, 0.0, (train.SCALE_KEEP, train.SCALE_REFUSE))) for c in chunks]
     assert np.array_equal(x, np.concatenate([p[0] for p in parts]))
     assert np.array_equal(y, np.concatenate([p[1] for p in parts]))

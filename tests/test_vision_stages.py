@@ -493,8 +493,8 @@ def test_a_deck_whose_font_this_machine_lacks_is_named_before_anything_is_measur
 def test_training_labels_follow_the_card_on_top_and_refuse_backs_and_wrong_scales() -> None:
     """Training labels (``vision.train.label_corners``): a proposal at a card's index corner,
     pointing along its short side, is that card at about its scale; ambiguous (no label) 15 to 30%
-    off scale; "not an index" further off, on a back, or far from any index corner. Where two
-    cards' corners claim it, the one drawn last (lying on top) decides."""
+    off scale (``--scale-tolerance``'s default); "not an index" further off, on a back, or far from
+    any index corner. Where two cards' corners claim it, the one drawn last (lying on top) decides."""
     from vision import render
     from vision.train import label_corners
 
@@ -520,6 +520,9 @@ def test_training_labels_follow_the_card_on_top_and_refuse_backs_and_wrong_scale
     ])
     assert labels == [king, ace, king, NOT_INDEX, None, NOT_INDEX, NOT_INDEX, NOT_INDEX]
     assert label_corners(render.Scene(img, (), 70.0), [at(3.0, 0.0)]) == [NOT_INDEX]
+    # --scale-tolerance 0.3,0.45: 20% too large is the card, 36% no label, 50% refused
+    wide = [at(6.0, 0.0, width=84.0), at(6.0, 0.0, width=95.0), at(6.0, 0.0, width=105.0)]
+    assert label_corners(scene, wide, (0.3, 0.45)) == [king, None, NOT_INDEX]
     # a jumbo index cropped at 1.35 times the width (--decks jumbo): judged by the card it implies
     jumbo = [dataclasses.replace(at(-4.0, 0.0, width=70.0 * 1.35), index_scale=1.35),
              dataclasses.replace(at(-4.0, 0.0, width=95.0 * 1.35), index_scale=1.35)]

@@ -66,7 +66,14 @@ process or a training run that already rendered, trained or calibrated has done.
 process costs about a second."""
 
 
-def label_corners(scene: render.Scene, corners: list[detect.Corner]) -> list[int | None]:
+SCALE_KEEP, SCALE_REFUSE = 0.15, 0.3
+"""A crop whose implied card width is off the card's by up to ``SCALE_KEEP`` (a share) is labelled
+the card, by more than ``SCALE_REFUSE`` "not an index"; between, it is left out
+(``--scale-tolerance``)."""
+
+
+def label_corners(scene: render.Scene, corners: list[detect.Corner],
+                  tolerance: tuple[float, float] = (SCALE_KEEP, SCALE_REFUSE)) -> list[int | None]:
     """Label each corner candidate: card index, ``NOT_INDEX``, or ``None`` (ambiguous, skip).
 
     A candidate belongs to a card's index corner when it lies within 0.13 card widths of it and
@@ -94,9 +101,9 @@ def label_corners(scene: render.Scene, corners: list[detect.Corner]) -> list[int
         t = scene.cards[i]
         scale_err = abs(c.card_width / w[i, k] - 1)  # the card the crop implies (index_scale)
         lab: int | None
-        if not t.face_up or scale_err > 0.3:
+        if not t.face_up or scale_err > tolerance[1]:
             lab = NOT_INDEX  # a back, or a crop at the wrong scale: refuse it
-        elif scale_err > 0.15:
+        elif scale_err > tolerance[0]:
             lab = None
         elif t.index_visible[k] >= 0.98:
             lab = Card.parse(t.card).index
@@ -121,7 +128,8 @@ def training_scene(rng: np.random.Generator, decks, small: float = 0.0) -> rende
 
 def scene_samples(seed: int, decks=render.TRAIN_DECKS, jitter: int = 1, keep_negatives: float = 0.4,
                   color: bool = False, small: float = 0.0,
-                  index_scales: tuple[float, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
+                  index_scales: tuple[float, float] | None = None,
+                  tolerance: tuple[float, float] = (SCALE_KEEP, SCALE_REFUSE)) -> tuple[np.ndarray, np.ndarray]:
     """Crops and labels from one seeded scene (a random share ``keep_negatives`` of the
     "not an index" crops is kept: the proposers make about four of them per index crop).
 
@@ -144,7 +152,7 @@ def scene_samples(seed: int, decks=render.TRAIN_DECKS, jitter: int = 1, keep_neg
         rungs = rng.choice(len(detect.WIDTH_LADDER), 2, replace=False)
         corners = [c for k in rungs
                    for c in scaled(detect.find_corners(scene.image, detect.WIDTH_LADDER[k] * scale, masks=masks))]
-    labels = label_corners(scene, corners)
+    labels = label_corners(scene, corners, tolerance)
     crops, ys = [], []
     for c, lab in zip(corners, labels):
         if lab is None or (lab == NOT_INDEX and rng.random() > keep_negatives):
@@ -197,19 +205,21 @@ the target of 1 in 1,000 (:func:`calibrate_scenes`)."""
 
 
 def _worker(args):
-    seeds, decks_name, color, jitter, small = args
+    seeds, decks_name, color, jitter, small, tolerance = args
     decks = DECK_SETS[decks_name]
     xs, ys = [], []
     scales = JUMBO_INDEX_SCALES if decks_name == "jumbo" else None
     for s in seeds:
-        x, y = scene_samples(s, decks, jitter=jitter, color=color, small=small, index_scales=scales)
+        x, y = scene_samples(s, decks, jitter=jitter, color=color, small=small, index_scales=scales,
+                             tolerance=tolerance)
         xs.append(x)
         ys.append(y)
     return np.concatenate(xs), np.concatenate(ys)
 
 
 def make_dataset(first_seed: int, n: int, decks_name: str = "train", workers: int = 2, color: bool = False,
-                 jitter: int = 1, small: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+                 jitter: int = 1, small: float = 0.0,
+                 tolerance: tuple[float, float] = (SCALE_KEEP, SCALE_REFUSE)) -> tuple[np.ndarray, np.ndarray]:
     seeds = list(range(first_seed, first_seed + n))
     chunks = [c for c in (seeds[i::max(1, workers * 8)] for i in range(max(1, workers * 8))) if c]
     xs, ys = [], []
@@ -217,7 +227,8 @@ def make_dataset(first_seed: int, n: int, decks_name: str = "train", workers: in
     with PROCESSES.Pool(workers) as pool:
         # in the chunks' order, whichever worker finishes first: the same seeds make the same crops in
         # the same order, so a run from nothing trains as a run from its cached crops does
-        for k, (x, y) in enumerate(pool.imap(_worker, [(c, decks_name, color, jitter, small) for c in chunks])):
+        for k, (x, y) in enumerate(pool.imap(_worker, [(c, decks_name, color, jitter, small, tolerance)
+                                                          for c in chunks])):
             xs.append(x)
             ys.append(y)
             print(f"  data {decks_name}: {k + 1}/{len(chunks)} chunks, {sum(len(v) for v in ys)} crops, "
@@ -416,6 +427,8 @@ def train(args) -> int:
     color = args.input == "color"
     decks = DECKS_FLAG[args.decks]
     tag = ("" if args.decks == "base" else f"_{args.decks}") + (f"_small{args.small_cards:g}" if args.small_cards else "")
+    if args.scale_tolerance != (SCALE_KEEP, SCALE_REFUSE):
+        tag += "_scale{:g}-{:g}".format(*args.scale_tolerance)
     cache = pathlib.Path(args.cache_dir) / (f"train_{args.seed}_{args.scenes}_{args.val_scenes}_{args.input}_j{args.jitter}{tag}_"
                             f"{code}.npz")
     if cache.exists():
@@ -425,9 +438,9 @@ def train(args) -> int:
     else:
         print(f"rendering {args.scenes} training scenes + {args.val_scenes} validation scenes", flush=True)
         x_tr, y_tr = make_dataset(args.seed * 1_000_000, args.scenes, decks, args.workers, color, args.jitter,
-                                  args.small_cards)
+                                  args.small_cards, args.scale_tolerance)
         x_va, y_va = make_dataset(args.seed * 1_000_000 + 500_000, args.val_scenes, decks, args.workers, color,
-                                  args.jitter, args.small_cards)
+                                  args.jitter, args.small_cards, args.scale_tolerance)
         cache.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(cache, x_tr=x_tr, y_tr=y_tr, x_va=x_va, y_va=y_va)
     t_data = time.time() - t_start
@@ -918,6 +931,9 @@ def main(argv=None) -> int:
                          "vary as printed decks' do (render.INDEX_DECKS). Several, comma-separated: one member each, "
                          "trained side by side, and their gated ensemble (default: mix,mix2, the shipped model)")
     ap.add_argument("--jitter", type=int, default=2, help="extra jittered crops per index crop")
+    ap.add_argument("--scale-tolerance", type=_tolerance, default=(SCALE_KEEP, SCALE_REFUSE), metavar="KEEP,REFUSE",
+                    help="a crop whose card width is off by up to KEEP (a share) is labelled the card, by more "
+                         f"than REFUSE not an index (default {SCALE_KEEP:g},{SCALE_REFUSE:g})")
     ap.add_argument("--small-cards", type=_share, default=0.0,
                     help="share of training and validation scenes with small cards (SMALL_CARDS pixels wide; "
                          "the rest 52..150 as in the benchmark), where most reads are missed")
@@ -1097,6 +1113,17 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is not at least 1")
     return value
+
+
+def _tolerance(text: str) -> tuple[float, float]:
+    """``--scale-tolerance``: ``KEEP,REFUSE``, two shares with ``0 < KEEP <= REFUSE < 1``."""
+    try:
+        keep, refuse = (float(t) for t in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not two numbers KEEP,REFUSE") from None
+    if not 0.0 < keep <= refuse < 1.0:
+        raise argparse.ArgumentTypeError(f"{text!r}: KEEP and REFUSE must satisfy 0 < KEEP <= REFUSE < 1")
+    return keep, refuse
 
 
 def _deck_list(text: str) -> str:
