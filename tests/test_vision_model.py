@@ -242,6 +242,28 @@ def test_misses_tool_accounts_for_every_readable_card(recognizer):
     assert {k for _, k, _ in rows} <= {"right", "no_proposal", "not_read", "contested", "refused", "unsure", "elsewhere"}
 
 
+def test_designs_tool_reads_a_training_deck_at_its_corners_and_refuses_bad_arguments(capsys) -> None:
+    """``bench/vision_designs.py``: a named training deck drawn upright 100 px wide reads every one of
+    its 104 index corners sure with the shipped index classifier at the card's width; at 1.6 times
+    the width (an index far smaller than the crop expects) it reads far fewer; bad arguments are
+    refused by name."""
+    import json
+
+    designs = _bench_module("vision_designs")
+    assert designs.main(["--sets", "seen,unseen", "--decks", "dejavu-sans,p052", "--scales", "1.0,1.6"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    first = out["models"]["models/card_index.onnx"]["dejavu-sans"]
+    assert first["crops"] == 104 and first["scales"]["1"]["sure"] == 104 and first["wrong"] == 0
+    assert first["scales"]["1.6"]["sure"] < 52 and first["scales"]["1"]["index"] > 0.9
+    assert out["models"]["models/card_index.onnx"]["all"] == {s: {"crops": 104, "best": 104, "wrong": 0}
+                                                             for s in ("seen", "unseen")}
+    for bad, word in ((["--sets", "nosuch"], "nosuch"), (["--scales", "x"], "--scales"),
+                      (["--models", "nosuch.onnx"], "nosuch.onnx")):
+        with pytest.raises(SystemExit):
+            designs.main(bad)
+        assert word in capsys.readouterr().err
+
+
 def test_ceiling_tool_reads_every_readable_card_at_its_true_corners(recognizer):
     """``bench/vision_ceiling.py``: every readable card has crops at its true index corners, its
     "read right" is the benchmark's, and on large cards the true corners read what the recogniser
