@@ -15,13 +15,15 @@ counted:
            ``--threshold``) or more;
   wrong    another card at the threshold or more (before the print-colour check, which refuses a red
            suit read from black print and the reverse);
+  same     those of the wrong reads whose suit has the true suit's colour (no print-colour check
+           refuses them);
   argmax   the true card the most probable card, at any probability;
   index    the median probability that the crop is an index at all (``1 - p[not an index]``).
 
 The designs the training never drew show where a model is too narrow: on the shipped
 ``card_index.onnx`` ``argmax`` is near all of them, but ``index`` is low, so ``sure`` is low (the
 fifty-fourth session, models/README.md). With several scales, ``best`` counts the crops sure at any
-of them (what a width search can reach) and ``wrong`` any scale's wrong read.
+of them (what a width search can reach), ``wrong`` and ``same`` those with a wrong read at any.
 
 Prints one JSON object: per model, per deck, the counts (104 crops a deck a scale).
 """
@@ -52,7 +54,8 @@ def deck_sets() -> dict:  # type: ignore[type-arg]
             "unseen": render.UNSEEN_DECKS}
 
 
-def corner_crops(deck, width: int, scales) -> tuple[dict[float, list[np.ndarray]], np.ndarray]:  # type: ignore[no-untyped-def]
+def corner_crops(deck, width: int,  # type: ignore[no-untyped-def]
+                 scales) -> tuple[dict[float, list[np.ndarray]], np.ndarray]:
     """Each card of ``deck`` cropped at both its index corners at each scale; with the labels
     (``Card.index``, two a card)."""
     import cv2
@@ -87,6 +90,8 @@ def read_deck(session, crops: dict[float, list[np.ndarray]], labels: np.ndarray,
     out: dict = {"scales": {}}
     sure_any = np.zeros(len(labels), bool)
     wrong_any = np.zeros(len(labels), bool)
+    same_any = np.zeros(len(labels), bool)
+    black = np.isin(labels % 4, (0, 3))  # Card.index % 4: clubs, diamonds, hearts, spades
     for s, cs in crops.items():
         raw = session.run(None, {name: preprocess(cs)})[0]
         p = soften_index(raw, INDEX_HEAD_POWER, INDEX_SOFTEN_SURE)
@@ -94,12 +99,14 @@ def read_deck(session, crops: dict[float, list[np.ndarray]], labels: np.ndarray,
         conf = p[rows, top]
         sure = (top == labels) & (conf >= threshold)
         wrong = (top != labels) & (conf >= threshold)
+        same = wrong & (np.isin(top % 4, (0, 3)) == black)
         sure_any |= sure
         wrong_any |= wrong
-        out["scales"][f"{s:g}"] = {"sure": int(sure.sum()), "wrong": int(wrong.sum()),
+        same_any |= same
+        out["scales"][f"{s:g}"] = {"sure": int(sure.sum()), "wrong": int(wrong.sum()), "same": int(same.sum()),
                                    "argmax": int((top == labels).sum()),
                                    "index": round(float(np.median(1.0 - raw[:, NOT_INDEX])), 3)}
-    out.update(crops=len(labels), best=int(sure_any.sum()), wrong=int(wrong_any.sum()))
+    out.update(crops=len(labels), best=int(sure_any.sum()), wrong=int(wrong_any.sum()), same=int(same_any.sum()))
     return out
 
 
@@ -148,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
         rows = result["models"][m].values()
         result["models"][m]["all"] = {s: {"crops": sum(r["crops"] for r in rows if r["set"] == s),
                                           "best": sum(r["best"] for r in rows if r["set"] == s),
-                                          "wrong": sum(r["wrong"] for r in rows if r["set"] == s)} for s in names}
+                                          "wrong": sum(r["wrong"] for r in rows if r["set"] == s),
+                                          "same": sum(r["same"] for r in rows if r["set"] == s)} for s in names}
     text = json.dumps(result, indent=1)
     if args.json:
         pathlib.Path(args.json).write_text(text)

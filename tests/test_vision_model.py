@@ -255,7 +255,7 @@ def test_designs_tool_reads_a_training_deck_at_its_corners_and_refuses_bad_argum
     first = out["models"]["models/card_index.onnx"]["dejavu-sans"]
     assert first["crops"] == 104 and first["scales"]["1"]["sure"] == 104 and first["wrong"] == 0
     assert first["scales"]["1.6"]["sure"] < 52 and first["scales"]["1"]["index"] > 0.9
-    assert out["models"]["models/card_index.onnx"]["all"] == {s: {"crops": 104, "best": 104, "wrong": 0}
+    assert out["models"]["models/card_index.onnx"]["all"] == {s: {"crops": 104, "best": 104, "wrong": 0, "same": 0}
                                                              for s in ("seen", "unseen")}
     for bad, word in ((["--sets", "nosuch"], "nosuch"), (["--scales", "x"], "--scales"),
                       (["--models", "nosuch.onnx"], "nosuch.onnx")):
