@@ -139,7 +139,8 @@ def scene_samples(seed: int, decks=render.TRAIN_DECKS, jitter: int = 1, keep_neg
     (:func:`training_scene`). ``index_scales``: decks printing a jumbo index (``--decks jumbo``):
     each scene's corners are proposed and cropped at an index scale drawn from this range times
     the width, as a camera with that ``camera.index_scale`` proposes them
-    (:attr:`vision.detect.Corner.index_scale`), and labelled by the card each implies."""
+    (:attr:`vision.detect.Corner.index_scale`), and labelled by the card each implies. ``tolerance``:
+    :func:`label_corners`' (``--scale-tolerance``)."""
     rng = np.random.default_rng(seed)
     scene = training_scene(rng, decks, small)
     scale = 1.0 if index_scales is None else float(rng.uniform(*index_scales))
