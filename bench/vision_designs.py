@@ -11,7 +11,7 @@ width a camera configured for the card gives; the width search tries others). Ea
 crops as the recogniser reads its own (``vision.recognize.soften_index`` applied) and each crop is
 counted:
 
-  sure     the true card at the threshold (``THRESHOLD``, the shipped index classifier's, unless
+  sure     the true card at the threshold (the shipped index classifier's, from its file, unless
            ``--threshold``) or more;
   wrong    another card at the threshold or more (before the print-colour check, which refuses a red
            suit read from black print and the reverse);
@@ -40,8 +40,6 @@ import numpy as np
 REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-THRESHOLD = 0.96
-"""The shipped index classifier's threshold (``card_index.onnx``'s metadata)."""
 FELT = (40, 110, 30)
 """BGR of the felt the cards lie on."""
 CARDS = tuple(r + s for r in "A23456789TJQK" for s in "shdc")
@@ -119,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--width", type=int, default=100, help="card width, pixels")
     ap.add_argument("--scales", default="1.0", help="crop widths as shares of the card's, comma-separated")
     ap.add_argument("--models", default="models/card_index.onnx", help="index models, comma-separated")
-    ap.add_argument("--threshold", type=float, default=THRESHOLD)
+    ap.add_argument("--threshold", type=float, default=None, help="default: card_index.onnx's own")
     ap.add_argument("--json", default=None, help="also write the result here")
     args = ap.parse_args(argv)
     sets = deck_sets()
@@ -134,10 +132,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.width < 40 or not all(0.3 <= s <= 3.0 for s in scales):
         ap.error("--width must be at least 40 pixels and every scale from 0.3 to 3")
     models = [m.strip() for m in args.models.split(",")]
-    missing = [m for m in models if not (REPO / m).exists() and not pathlib.Path(m).exists()]
+    paths = {m: next((p for p in (pathlib.Path(m), REPO / m) if p.is_file()), None) for m in models}
+    missing = [m for m, p in paths.items() if p is None]
     if missing:
         ap.error(f"no model file {', '.join(missing)}")
-    sessions = {m: ort.InferenceSession(str(m), providers=["CPUExecutionProvider"]) for m in models}
+    sessions = {m: ort.InferenceSession(str(p), providers=["CPUExecutionProvider"]) for m, p in paths.items()}
+    if args.threshold is None:
+        from vision.recognize import DEFAULT_MODEL
+
+        meta = ort.InferenceSession(str(DEFAULT_MODEL), providers=["CPUExecutionProvider"]).get_modelmeta()
+        args.threshold = float(meta.custom_metadata_map["threshold"])
     result: dict = {"width": args.width, "scales": scales, "threshold": args.threshold, "models": {}}
     for m in models:
         result["models"][m] = {}
