@@ -324,7 +324,7 @@ def main(argv=None) -> int:
 
     from vision import render
     from vision.recognize import (DEFAULT_LAYOUT_MODEL, DEFAULT_MODEL, DEFAULT_SUIT_LAYOUT_MODEL, DEFAULT_SUIT_MODEL,
-                                  DEFAULT_WHOLE_MODEL, OnnxRecognizer)
+                                  DEFAULT_TOLERANT_MODEL, DEFAULT_WHOLE_MODEL, OnnxRecognizer)
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=300)
@@ -341,6 +341,9 @@ def main(argv=None) -> int:
     ap.add_argument("--whole-model", default=str(DEFAULT_WHOLE_MODEL),
                     help="the whole-card model (asked about the places left unsure or contested), or 'none' to "
                          "read without it")
+    ap.add_argument("--tolerant-model", default=str(DEFAULT_TOLERANT_MODEL),
+                    help="the scale-tolerant index model (read where the index classifier is not sure, on its "
+                         "word and the body's; needs the body-suit model), or 'none' to read without it")
     ap.add_argument("--body-confirm", type=float, default=None,
                     help="what the body must give a suit to settle a club-against-spade contest "
                          "(default: the body-suit model's own)")
@@ -363,12 +366,14 @@ def main(argv=None) -> int:
     layout = None if args.layout_model == "none" else args.layout_model
     suit_layout = None if args.suit_layout_model == "none" else args.suit_layout_model
     whole = None if args.whole_model == "none" else args.whole_model
+    tolerant = None if args.tolerant_model == "none" else args.tolerant_model
     try:
         rec = OnnxRecognizer(args.model, threads=1, suit_model_path=suit, layout_model_path=layout,
-                             suit_layout_model_path=suit_layout, whole_model_path=whole)
+                             suit_layout_model_path=suit_layout, whole_model_path=whole,
+                             tolerant_model_path=tolerant)
     except (FileNotFoundError, ValueError) as e:
-        ap.error(f"--suit-model / --layout-model / --suit-layout-model / --whole-model: {e} ('none' reads "
-                 "without it)")
+        ap.error(f"--suit-model / --layout-model / --suit-layout-model / --whole-model / --tolerant-model: {e} "
+                 "('none' reads without it)")
     if args.body_confirm is not None:
         rec.body_confirm = args.body_confirm
     out = {"date": time.strftime("%Y-%m-%d"), "model": pathlib.Path(args.model).name, "threshold": rec.threshold,
@@ -377,7 +382,9 @@ def main(argv=None) -> int:
            "layout_model": None if rec.layout_session is None else pathlib.Path(str(layout)).name,
            "layout_threshold": None if rec.layout_session is None else rec.layout_threshold,
            "suit_layout_model": None if rec.suit_layout_session is None else pathlib.Path(str(suit_layout)).name,
-           "whole_model": None if rec.whole_session is None else pathlib.Path(str(whole)).name}
+           "whole_model": None if rec.whole_session is None else pathlib.Path(str(whole)).name,
+           "tolerant_model": None if rec.tolerant_session is None else pathlib.Path(str(tolerant)).name,
+           "tolerant_threshold": None if rec.tolerant_session is None else rec.tolerant_threshold}
     if not args.skip_latency:
         out["latency"] = latency(rec)
         print(json.dumps(out["latency"]), flush=True)

@@ -600,12 +600,15 @@ def test_r2_a_softened_index_head_reads_more_of_unfamiliar_index_layouts_and_not
     probabilities (32 against 27 with the seventeenth session's body model; 31 against 29 with the
     thirty-sixth's, which raises more of the unsoftened unsure reads; 34 against 33 with the
     thirty-ninth's), and every sure read is a card lying there. Measured without the whole-card
-    model (forty-seventh session), which raises one of the unsoftened unsure reads too (34 and 34)."""
+    model (forty-seventh session), which raises one of the unsoftened unsure reads too (34 and 34), and
+    without the scale-tolerant model (fifty-fifth session), which reads the same card on the
+    classifier's word given an index, softened or not (34 and 34)."""
     import math
 
     from vision import recognize, render
 
     monkeypatch.setattr(recognizer, "whole_session", None)
+    monkeypatch.setattr(recognizer, "tolerant_session", None)
 
     def right_and_wrong(power: float) -> tuple[int, int]:
         monkeypatch.setattr(recognizer, "index_power", power)
@@ -740,10 +743,12 @@ def test_r2_a_card_read_at_two_corners_does_not_contest_its_fanned_neighbour(rec
     corner implies lies nearly on the queen: weighed alone, that read faced the queen's index the
     opposite way and made the queen's place contested. The fan is judged on every corner the 7 is
     read at nearby (``FAN_BY_ALL_READS``): both cards stand. Measured without the whole-card model
-    (forty-seventh session), which settles that contested place as the queen too."""
+    (forty-seventh session), which settles that contested place as the queen too, and without the
+    scale-tolerant model (fifty-fifth session), which reads one more corner there."""
     from vision import recognize
 
     monkeypatch.setattr(recognizer, "whole_session", None)
+    monkeypatch.setattr(recognizer, "tolerant_session", None)
     scene = _bench_scene(50505, 126)
     now = _sure(recognizer, scene.image)
     monkeypatch.setattr(recognize, "FAN_BY_ALL_READS", False)

@@ -592,11 +592,16 @@ def test_r3_a_real_designs_eight_is_never_made_a_nine_by_its_pips(recognizer, mo
     read 8c unsure (0.78 and 0.86); the design lays an eight's pips in four rows of two, which both
     body models, from both corners, take for a nine. The bodies may change the suit the index read,
     never its rank (``ALL_BODIES_RANK``): the seat is not identifiable. With the forty-first
-    session's rule it was identified with a 9c, a card the player does not hold."""
+    session's rule it was identified with a 9c, a card the player does not hold. Since the
+    fifty-fifth session the scale-tolerant index model reads the 8c sure, and the seat is identified
+    with the cards it holds; the rule is shown without it."""
     import vision.recognize as R
 
     view, evidence, truth = _table_seat(recognizer, render.available(render.REAL_DECKS), 1, 3)
     assert truth == ["6s", "8c"]
+    assert view.identifiable and sorted(map(str, view.cards)) == truth
+    monkeypatch.setattr(recognizer, "tolerant_session", None)
+    view, evidence, truth = _table_seat(recognizer, render.available(render.REAL_DECKS), 1, 3)
     assert not view.identifiable
     assert not any(d.card is not None and str(d.card) == "9c" for d in evidence.detections)
     monkeypatch.setattr(R, "ALL_BODIES_RANK", True)

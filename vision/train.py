@@ -777,11 +777,11 @@ def _scene_reads_one(model_path, decks, seeds, threshold, index_scale=None):  # 
     from vision.recognize import OnnxRecognizer
 
     cv2.setNumThreads(1)
-    # the model calibrated alone, with the body-suit model but no layout index model and no whole-card
-    # model: a layout model is itself calibrated this way, and the threshold of the index classifier is
-    # its own reads'
+    # the model calibrated alone, with the body-suit model but no layout index model, no scale-tolerant
+    # index model and no whole-card model: those are themselves calibrated this way, and the threshold of
+    # the index classifier is its own reads'
     rec = OnnxRecognizer(model_path, threads=1, threshold=threshold, layout_model_path=None,
-                         index_scale=index_scale or 1.0, whole_model_path=None)
+                         index_scale=index_scale or 1.0, whole_model_path=None, tolerant_model_path=None)
     per_seed: list[list[tuple[float, bool]]] = []
     readable = 0
     for seed in seeds:
