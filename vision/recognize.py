@@ -78,6 +78,23 @@ much or more: the two black suits are the pair every index model confuses (the l
 never stand at all), and on the real designs' standard scenes a 56 px Dondorf Qs was read Qc at
 0.992, its court picture no evidence either way (clubs 0.03, spades 0.04). On the nine designs'
 own corners it keeps 137 of the 165 black cards the tolerant model reads right (courts are lost)."""
+RANK_VETO_BELOW: float | None = 0.9999
+"""With both body-suit models, a number card (two to ten) read sure below this at one index corner only,
+on a card at least :data:`SMALL_CARD_WIDTH` wide, is made unreadable where both bodies deny its rank and
+agree on another (:meth:`OnnxRecognizer.rank_veto`): the second body model gives its rank under
+:data:`RANK_VETO_OWN` and another number rank :data:`RANK_VETO_OTHER` or more, and the first gives its
+rank under :data:`RANK_VETO_FIRST`, that other rank its most probable. The body never changes the rank
+an index read (:data:`ALL_BODIES_RANK`); it may refuse one. Fifty-fifth session: ``letele`` ranks read
+wrong at 72 px, sure at their one visible index (a Tc read 2c at 0.9964, the second body model giving
+ten 0.997; a 3h read 5h at 0.9997, three 0.984), each a seat identified with a card the player does
+not hold; on the first 1,000 benchmark scenes of the seen and of the unseen decks it refuses nothing
+(a rule without the width and the agreement refused a right 8d at 52 px and a right 5d at 66 px,
+both bodies giving the pips another count). On the seat path the table watcher asks once a reading
+(:meth:`vision.watch.TableWatcher._check_ranks`): asked on every frame, the latency benchmark's
+frames took about 3.5 ms more (5 to 9 such cards a frame). ``None``: no such veto."""
+RANK_VETO_OWN = 0.01
+RANK_VETO_OTHER = 0.95
+RANK_VETO_FIRST = 0.05
 SMALLER_LOOK: float | None = 0.85
 """On a table (seat zones at a configured card width), a zone that shows fewer cards read sure than
 its hand has, and some place read unsure or unreadable, has its corners near that place that read a
@@ -1260,8 +1277,9 @@ class OnnxRecognizer:
         First, the cards only the layout index model read sure join (:meth:`_layout_cards`); those
         checks are theirs, so the small-black and queen checks here pass them by. Last, a club or a
         spade read sure below :data:`TWIN_VETO_BELOW` whose body says its colour twin's suit is made
-        unreadable (:meth:`_twin_veto`; ``veto=False`` leaves that to the caller, which can judge
-        several regions' cards in one model call)."""
+        unreadable (:meth:`_twin_veto`), and so is a number card whose two bodies deny its rank
+        (:meth:`rank_veto`); ``veto=False`` leaves both to the caller, which can judge several
+        regions' cards in one model call (:meth:`_vetoes`)."""
         dets = assemble(corners, readings, self.threshold)
         dets, by_layout = self._layout_cards(corners, readings, dets, frame)
         sb = self.small_black_threshold
@@ -1290,8 +1308,53 @@ class OnnxRecognizer:
         checked = set(doubtful) | set(queens) | by_layout
         dets = [dataclasses.replace(d, body_checked=True) if i in checked else d for i, d in enumerate(dets)]
         if veto:
-            self._twin_veto([dets], frame)
+            self._vetoes([dets], frame)
         return dets
+
+    def _vetoes(self, groups: Sequence[list[Detection]], frame: np.ndarray) -> None:
+        """The body's vetoes on cards read sure (in place): :meth:`_twin_veto`, then :meth:`rank_veto`."""
+        self._twin_veto(groups, frame)
+        self.rank_veto(groups, frame)
+
+    def rank_veto_asks(self, d: Detection) -> bool:
+        """Whether :meth:`rank_veto` asks the body about ``d``: a number card read from the threshold
+        up to :data:`RANK_VETO_BELOW` at one index corner, on a card :data:`SMALL_CARD_WIDTH` wide or
+        more, with both body models there."""
+        return (RANK_VETO_BELOW is not None and self.suit_session is not None and self.suit_layout_session is not None
+                and d.card is not None and self.threshold <= d.confidence < RANK_VETO_BELOW and d.indices_read <= 1
+                and d.card.rank <= Rank.TEN and math.dist(*d.corners[:2]) >= SMALL_CARD_WIDTH)
+
+    @staticmethod
+    def rank_refuse(d: Detection) -> Detection:
+        """``d`` as :meth:`rank_veto` refuses it: unreadable, and not asked about again as the card it
+        was read as (no :attr:`Detection.refused`): its index and its body disagree."""
+        return dataclasses.replace(_unread(d), refused=None)
+
+    def rank_veto(self, groups: Sequence[list[Detection]], frame: np.ndarray) -> None:
+        """Refuse (in place, :meth:`rank_refuse`) every card of ``groups`` :meth:`rank_veto_asks` about
+        whose rank both body models deny while agreeing on another number rank: the first gives its
+        rank under :data:`RANK_VETO_FIRST`, its most probable rank another number, and the second
+        gives its rank under :data:`RANK_VETO_OWN` and that other :data:`RANK_VETO_OTHER` or more.
+        One call of each body model at most; the first is asked first, since the twin veto has
+        asked it about many of these cards already (:meth:`body_probs` keeps a frame's looks)."""
+        ask = [(g, i) for g, dets in enumerate(groups) for i, d in enumerate(dets) if self.rank_veto_asks(d)]
+        if not ask:
+            return
+        first = self.body_probs(frame, [groups[g][i].corners for g, i in ask])
+        denied: list[tuple[int, int, int]] = []  # (group, place, the rank index the first body gives)
+        for (g, i), p in zip(ask, first):
+            ranks = p[pips.N_SUIT_CLASSES :]
+            other = int(ranks.argmax())
+            if ranks[groups[g][i].card.index // 4] < RANK_VETO_FIRST and other < Rank.TEN - 1:  # type: ignore
+                denied.append((g, i, other))
+        if not denied:
+            return
+        second = self.body_probs(frame, [groups[g][i].corners for g, i, _ in denied], self.suit_layout_session)
+        for (g, i, other), p in zip(denied, second):
+            d = groups[g][i]
+            ranks = p[pips.N_SUIT_CLASSES :]
+            if ranks[d.card.index // 4] < RANK_VETO_OWN and ranks[other] >= RANK_VETO_OTHER:  # type: ignore[union-attr]
+                groups[g][i] = self.rank_refuse(d)
 
     def _second_word_on_raised_queens(self, before: Sequence[Detection], dets: list[Detection],
                                       frame: np.ndarray) -> None:
@@ -2013,6 +2076,7 @@ class OnnxRecognizer:
             per_job[k] = (cs, readings[at : at + len(cs)])
             at += len(cs)
             out[k] = one_place_per_card(self._assemble(*per_job[k], colour, veto=False), stock, self.threshold)
+        # (the rank veto is the table watcher's: once a reading, vision.watch.TableWatcher)
         self._twin_veto([out[k] for k, _, _ in batch], colour)  # type: ignore[misc]
         for k, _, _ in batch:
             out[k] = self._trusted(out[k], jobs[k][1], colour)  # type: ignore[arg-type]

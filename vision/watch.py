@@ -133,6 +133,17 @@ FOCUS_EVERY = 10
 changes slowly; the measure costs about 3 ms a ten-seat frame)."""
 
 
+PLACE_GRID = 3.0
+"""Pixels a card's corners are rounded to when :class:`TableWatcher` asks whether a reading is the one
+it checked before (:meth:`TableWatcher._check_ranks`): a card lying still is read at the same place to
+within a pixel from frame to frame."""
+
+
+def _place(d: Detection) -> tuple[str, tuple[int, ...]]:
+    """A card read and where: its name and its corners rounded to :data:`PLACE_GRID` pixels."""
+    return str(d.card), tuple(round(v / PLACE_GRID) for xy in d.corners for v in xy)
+
+
 class TableWatcher:
     """Per-seat verdicts, frame after frame, for one camera."""
 
@@ -157,6 +168,9 @@ class TableWatcher:
         self.focus_checks = 0
         """How many times :attr:`edge_width` has been measured."""
         self._looked = 0
+        self._ranks_checked: dict[int, tuple[frozenset, frozenset]] = {}  # type: ignore[type-arg]
+        """Per seat: the places of the number cards last checked against their pips
+        (:meth:`_check_ranks`) and those refused."""
 
     def evidence(self, frame: np.ndarray) -> list[SeatEvidence]:
         if self.white_balance:  # the card stock's colour measured on a coarse grid: a frame's cost is small
@@ -167,11 +181,49 @@ class TableWatcher:
         self._looked += 1
         found = zones_evidence(frame, zones, self.recognizer, self.camera.card_width, felt, self.camera.cards_needed,
                                measure)
+        found = self._check_ranks(frame, found)
         if measure:
             widths = [e.edge_width for e in found if e.edge_width is not None]
             self.edge_width = float(np.median(widths)) if widths else None
             self.focus_checks += 1
         return found
+
+    def _check_ranks(self, frame: np.ndarray, found: list[SeatEvidence]) -> list[SeatEvidence]:
+        """``found`` with the number cards whose two bodies deny the rank their index read refused
+        (:meth:`vision.recognize.OnnxRecognizer.rank_veto`, for a recogniser that has it). A seat's
+        reading is checked once, on the first frame that shows it: while the same cards are read at
+        the same places (:func:`_place`) the answer is kept, so a hand lying still costs no body crop
+        a frame (the check's crops cost about 4 ms on a frame of ten new hands)."""
+        asks = getattr(self.recognizer, "rank_veto_asks", None)
+        if asks is None:
+            return found
+        out = list(found)
+        todo: list[tuple[int, list[int], frozenset]] = []  # type: ignore[type-arg]
+        refused: dict[int, frozenset] = {}  # type: ignore[type-arg]
+        for k, e in enumerate(found):
+            mine = [i for i, d in enumerate(e.detections) if asks(d)]
+            if not mine:
+                self._ranks_checked.pop(e.seat, None)
+                continue
+            key = frozenset(_place(e.detections[i]) for i in mine)
+            last = self._ranks_checked.get(e.seat)
+            if last is not None and last[0] == key:
+                refused[k] = last[1]
+            else:
+                todo.append((k, mine, key))
+        if todo:
+            groups = [[found[k].detections[i] for i in mine] for k, mine, _ in todo]
+            self.recognizer.rank_veto(groups, frame)  # type: ignore[attr-defined]
+            for (k, mine, key), group in zip(todo, groups):
+                no = frozenset(_place(found[k].detections[i]) for i, d in zip(mine, group) if d.card is None)
+                self._ranks_checked[found[k].seat] = (key, no)
+                refused[k] = no
+        for k, no in refused.items():
+            if no:
+                dets = tuple(self.recognizer.rank_refuse(d) if asks(d) and _place(d) in no  # type: ignore[attr-defined]
+                             else d for d in found[k].detections)
+                out[k] = dataclasses.replace(found[k], detections=dets)
+        return out
 
     def watch(self, frame: np.ndarray, reader: Mapping[int, Iterable[Card]] | None = None,
               frame_index: int | None = None) -> list[SeatView]:
