@@ -6,16 +6,14 @@ wrong is worse than a card not read)."""
 from __future__ import annotations
 
 import dataclasses
-import pathlib
 
 import numpy as np
 import pytest
 
 from controller.cards import Card
 from vision import detect, render
-from vision.recognize import DEFAULT_LAYOUT_MODEL, OnnxRecognizer, Reading
+from vision.recognize import OnnxRecognizer, Reading
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
 SCENE = (31337, 24)
 """A seeded scene of the layout decks where the layout model reads a card (Td) the shipped
 classifier does not read sure."""
@@ -33,19 +31,8 @@ def scene():
     return render.render_scene(np.random.default_rng(list(SCENE)), render.LAYOUT_DECKS, width=800, height=600)
 
 
-def test_layout_model_file_is_small_calibrated_and_loaded(recognizer):
-    assert DEFAULT_LAYOUT_MODEL.exists()
-    assert DEFAULT_LAYOUT_MODEL.stat().st_size < 1_000_000
-    shipped = sum(p.stat().st_size for p in (REPO / "models").glob("*.onnx"))
-    assert shipped < 10_000_000
-    assert recognizer.layout_session is not None
-    assert 0.99 <= recognizer.layout_threshold < 1.0
-
-
-def test_r2_layout_model_needs_the_body_model():
-    assert OnnxRecognizer(threads=1, suit_model_path=None).layout_session is None
-    with pytest.raises(FileNotFoundError, match="no such layout index model"):
-        OnnxRecognizer(threads=1, layout_model_path=REPO / "models" / "missing.onnx")
+# the file, its threshold and its need of the body model: tests/test_vision_tolerant.py, with the
+# scale-tolerant model's
 
 
 def test_r2_the_layout_model_reads_only_corners_the_classifier_is_not_sure_of(recognizer, scene):

@@ -54,18 +54,23 @@ def sure(rec: OnnxRecognizer, readings) -> list[Card | None]:  # type: ignore[no
     return [r.card if r.card is not None and r.confidence >= rec.threshold else None for r in readings]
 
 
-def test_tolerant_model_file_is_small_calibrated_and_loaded(recognizer):
-    assert DEFAULT_TOLERANT_MODEL.exists()
-    assert DEFAULT_TOLERANT_MODEL.stat().st_size < 1_000_000
+@pytest.mark.parametrize(("name", "what", "floor"), [("layout", "layout index model", 0.99),
+                                                    ("tolerant", "scale-tolerant index model", 0.96)])
+def test_r2_a_second_index_model_is_small_calibrated_and_needs_the_body_model(recognizer, name, what, floor):
+    """The layout and the scale-tolerant index models: each one file under 1 MB (all the shipped ones
+    under 10 MB), loaded with its own calibrated threshold, and only beside a body-suit model, whose
+    word their reads stand on; a file named that is not there is an error that names it."""
+    path = getattr(recognize, f"DEFAULT_{name.upper()}_MODEL")
+    assert path.exists() and path.stat().st_size < 1_000_000
     assert sum(p.stat().st_size for p in (REPO / "models").glob("*.onnx")) < 10_000_000
-    assert recognizer.tolerant_session is not None
-    assert 0.96 <= recognizer.tolerant_threshold < 1.0
+    assert getattr(recognizer, f"{name}_session") is not None
+    assert floor <= getattr(recognizer, f"{name}_threshold") < 1.0
+    assert getattr(OnnxRecognizer(threads=1, suit_model_path=None), f"{name}_session") is None
+    with pytest.raises(FileNotFoundError, match=f"no such {what}"):
+        OnnxRecognizer(threads=1, **{f"{name}_model_path": REPO / "models" / "missing.onnx"})
 
 
-def test_r2_tolerant_model_needs_the_body_model_and_a_matching_file():
-    assert OnnxRecognizer(threads=1, suit_model_path=None).tolerant_session is None
-    with pytest.raises(FileNotFoundError, match="no such scale-tolerant index model"):
-        OnnxRecognizer(threads=1, tolerant_model_path=REPO / "models" / "missing.onnx")
+def test_r2_tolerant_model_file_must_take_the_index_classifiers_crops():
     with pytest.raises(ValueError, match="scale-tolerant model input .* does not match"):
         OnnxRecognizer(threads=1, tolerant_model_path=REPO / "models" / "card_suit.onnx")
 
