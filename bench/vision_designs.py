@@ -40,8 +40,6 @@ import numpy as np
 REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-FELT = (40, 110, 30)
-"""BGR of the felt the cards lie on."""
 CARDS = tuple(r + s for r in "A23456789TJQK" for s in "shdc")
 
 
@@ -56,6 +54,8 @@ def corner_crops(deck, width: int,  # type: ignore[no-untyped-def]
                  scales) -> tuple[dict[float, list[np.ndarray]], np.ndarray]:
     """Each card of ``deck`` cropped at both its index corners at each scale; with the labels
     (``Card.index``, two a card)."""
+    import dataclasses
+
     import cv2
 
     from controller.cards import Card
@@ -66,14 +66,11 @@ def corner_crops(deck, width: int,  # type: ignore[no-untyped-def]
     labels = []
     for card in CARDS:
         face = cv2.resize(render.card_face(deck, card)[..., ::-1], (width, height), interpolation=cv2.INTER_AREA)
-        img = np.empty((height + 80, width + 80, 3), np.uint8)
-        img[:] = FELT
-        img[40:40 + height, 40:40 + width] = face
-        gray = cv2.cvtColor(cv2.GaussianBlur(img, (3, 3), 0.6), cv2.COLOR_BGR2GRAY)
+        img, corners = detect.upright_card(face)
+        gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
         for s in scales:
-            for corner in (detect.Corner((40.0, 40.0), (1.0, 0.0), (0.0, 1.0), width * s),
-                           detect.Corner((40.0 + width, 40.0 + height), (-1.0, 0.0), (0.0, -1.0), width * s)):
-                crops[s].append(detect.crop_corner(gray, corner))
+            for corner in corners:
+                crops[s].append(detect.crop_corner(gray, dataclasses.replace(corner, width=width * s)))
         labels += [Card.parse(card).index] * 2
     return crops, np.array(labels)
 

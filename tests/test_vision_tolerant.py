@@ -42,12 +42,7 @@ def face(card: str) -> np.ndarray:
 
 def on_felt(card_face: np.ndarray) -> tuple[np.ndarray, list[detect.Corner]]:
     """The card upright on a green felt, lightly blurred, and its two index corners exactly."""
-    img = np.empty((HEIGHT + 80, WIDTH + 80, 3), np.uint8)
-    img[:] = (40, 110, 30)
-    img[40 : 40 + HEIGHT, 40 : 40 + WIDTH] = card_face
-    corners = [detect.Corner((40.0, 40.0), (1.0, 0.0), (0.0, 1.0), WIDTH),
-               detect.Corner((40.0 + WIDTH, 40.0 + HEIGHT), (-1.0, 0.0), (0.0, -1.0), WIDTH)]
-    return cv2.GaussianBlur(img, (3, 3), 0.6), corners
+    return detect.upright_card(card_face)
 
 
 def sure(rec: OnnxRecognizer, readings) -> list[Card | None]:  # type: ignore[no-untyped-def]
@@ -159,10 +154,8 @@ def _spliced_number_card(index_card: str, body_card: str, width: int = WIDTH) ->
     card = body.copy()
     card[:y, :x] = index[:y, :x]
     card[height - y :, width - x :] = card[height // 2, width // 2]  # the bottom index painted over
-    img = np.empty((height + 80, width + 80, 3), np.uint8)
-    img[:] = (40, 110, 30)
-    img[40 : 40 + height, 40 : 40 + width] = card
-    return cv2.GaussianBlur(img, (3, 3), 0.6), [detect.Corner((40.0, 40.0), (1.0, 0.0), (0.0, 1.0), width)]
+    image, corners = detect.upright_card(card)
+    return image, corners[:1]
 
 
 def test_r2_a_number_card_both_bodies_count_otherwise_is_refused(recognizer, monkeypatch):

@@ -967,6 +967,31 @@ def crop_quads(corners: Sequence[Corner]) -> np.ndarray:
     return (p + half)[:, None] + a * u[:, None] + b * v[:, None]
 
 
+UPRIGHT_FELT = (40, 110, 30)
+"""BGR of the plain felt :func:`upright_card` lays a card on."""
+
+
+def upright_card(face: np.ndarray, margin: int = 40) -> tuple[np.ndarray, list[Corner]]:
+    """``face`` (a BGR card face, as wide as the card is to be read) lying upright on a plain green
+    felt ``margin`` pixels from the image's edges, lightly blurred as a camera blurs, with the card's
+    two index corners exactly (top-left, bottom-right): what a look at the index models on a card's
+    own corners reads, no proposer in the way (``bench/vision_designs.py``, the tests).
+
+    >>> img, corners = upright_card(np.full((88, 63, 3), 250, np.uint8))
+    >>> img.shape, [c.point for c in corners], corners[1].u, corners[0].width
+    ((168, 143, 3), [(40.0, 40.0), (103.0, 128.0)], (-1.0, 0.0), 63.0)
+    """
+    import cv2
+
+    h, w = face.shape[:2]
+    img = np.empty((h + 2 * margin, w + 2 * margin, 3), np.uint8)
+    img[:] = UPRIGHT_FELT
+    img[margin : margin + h, margin : margin + w] = face
+    corners = [Corner((float(margin), float(margin)), (1.0, 0.0), (0.0, 1.0), float(w)),
+               Corner((float(margin + w), float(margin + h)), (-1.0, 0.0), (0.0, -1.0), float(w))]
+    return cv2.GaussianBlur(img, (3, 3), 0.6), corners
+
+
 def crop_corner(frame: np.ndarray, corner: Corner, jitter=(0, 0, 0, 0), color: bool = False) -> np.ndarray:
     """The index region of ``corner`` as an upright ``CROP_H x CROP_W`` grayscale crop, or with
     ``color`` a ``CROP_H x CROP_W x 3`` BGR crop (a grayscale frame is repeated into three channels)."""

@@ -1203,14 +1203,8 @@ class OnnxRecognizer:
             self.layout_session = _optional_session(layout_model_path, DEFAULT_LAYOUT_MODEL, "layout index model",
                                                     opts, disabled_optimizers=KEEP_FLOAT_POOLING)
         if self.layout_session is not None:
-            layout_input = self.layout_session.get_inputs()[0]
-            if (int(layout_input.shape[1]), int(layout_input.shape[2]), int(layout_input.shape[3])) != (
-                    self.input_channels, *self.input_hw):
-                raise ValueError(f"{layout_model_path}: layout model input {layout_input.shape[1:]} does not match "
-                                 f"the index classifier's")
-            self.layout_input_name = layout_input.name
-            meta = self.layout_session.get_modelmeta().custom_metadata_map
-            self.layout_threshold = float(meta.get("threshold", 1.0))
+            self.layout_input_name, self.layout_threshold = self._second_index_model(
+                self.layout_session, layout_model_path, "layout model")
         self.tolerant_session = None
         """The scale-tolerant index model (:data:`DEFAULT_TOLERANT_MODEL`), or ``None``; used only with
         a body-suit model, which must not deny the colour of what it reads. The shipped file is used
@@ -1225,14 +1219,8 @@ class OnnxRecognizer:
                                                       "scale-tolerant index model", opts,
                                                       disabled_optimizers=KEEP_FLOAT_POOLING)
         if self.tolerant_session is not None:
-            tolerant_input = self.tolerant_session.get_inputs()[0]
-            if (int(tolerant_input.shape[1]), int(tolerant_input.shape[2]), int(tolerant_input.shape[3])) != (
-                    self.input_channels, *self.input_hw):
-                raise ValueError(f"{tolerant_model_path}: scale-tolerant model input {tolerant_input.shape[1:]} "
-                                 "does not match the index classifier's")
-            self.tolerant_input_name = tolerant_input.name
-            meta = self.tolerant_session.get_modelmeta().custom_metadata_map
-            self.tolerant_threshold = float(meta.get("threshold", 1.0))
+            self.tolerant_input_name, self.tolerant_threshold = self._second_index_model(
+                self.tolerant_session, tolerant_model_path, "scale-tolerant model")
         self.body_floor: float | None = BODY_RESCUE_FLOOR
         """Cards read from here to the threshold are shown to the body (:data:`BODY_RESCUE_FLOOR`);
         ``None``: only the small-black check asks it."""
@@ -1264,6 +1252,15 @@ class OnnxRecognizer:
         self.whole_rank = WHOLE_RANK
         """What the whole-card model must give a rank (:data:`WHOLE_RANK`)."""
 
+    def _second_index_model(self, session, path, what: str) -> tuple[str, float]:  # type: ignore[no-untyped-def]
+        """The input name and the calibrated threshold (its file's ``threshold``) of a second index
+        model (layout, scale-tolerant), whose crops must be the index classifier's: another input
+        is a ``ValueError`` naming the file."""
+        inp = session.get_inputs()[0]
+        if (int(inp.shape[1]), int(inp.shape[2]), int(inp.shape[3])) != (self.input_channels, *self.input_hw):
+            raise ValueError(f"{path}: {what} input {inp.shape[1:]} does not match the index classifier's")
+        return inp.name, float(session.get_modelmeta().custom_metadata_map.get("threshold", 1.0))
+
     def _assemble(self, corners: Sequence[detect.Corner], readings: Sequence[Reading],
                   frame: np.ndarray, veto: bool = True) -> list[Detection]:
         """:func:`assemble` at this recogniser's thresholds, then the body's word (:meth:`body_probs`,
@@ -1279,7 +1276,7 @@ class OnnxRecognizer:
         spade read sure below :data:`TWIN_VETO_BELOW` whose body says its colour twin's suit is made
         unreadable (:meth:`_twin_veto`), and so is a number card whose two bodies deny its rank
         (:meth:`rank_veto`); ``veto=False`` leaves both to the caller, which can judge several
-        regions' cards in one model call (:meth:`_vetoes`)."""
+        regions' cards in one model call."""
         dets = assemble(corners, readings, self.threshold)
         dets, by_layout = self._layout_cards(corners, readings, dets, frame)
         sb = self.small_black_threshold
@@ -1308,13 +1305,9 @@ class OnnxRecognizer:
         checked = set(doubtful) | set(queens) | by_layout
         dets = [dataclasses.replace(d, body_checked=True) if i in checked else d for i, d in enumerate(dets)]
         if veto:
-            self._vetoes([dets], frame)
+            self._twin_veto([dets], frame)
+            self.rank_veto([dets], frame)
         return dets
-
-    def _vetoes(self, groups: Sequence[list[Detection]], frame: np.ndarray) -> None:
-        """The body's vetoes on cards read sure (in place): :meth:`_twin_veto`, then :meth:`rank_veto`."""
-        self._twin_veto(groups, frame)
-        self.rank_veto(groups, frame)
 
     def rank_veto_asks(self, d: Detection) -> bool:
         """Whether :meth:`rank_veto` asks the body about ``d``: a number card read from the threshold

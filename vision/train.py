@@ -26,7 +26,7 @@
     python -m vision.train --input color ...   # BGR crops, 3-channel model (tried, not shipped)
     python -m vision.train --small-cards 0.5 ...   # half the scenes with small cards (tried, not shipped)
     python -m vision.train --decks mixr,mixr --scale-tolerance 0.3,0.45 --no-suit ...   # crops 30% off scale
-                                         # labelled the card: real designs read (tried, not shipped)
+                                         # labelled the card: models/card_index_tolerant.onnx, a second reader
 
 Needs the training extra (PyTorch, onnx) and Pillow plus the fonts named by the decks in
 :mod:`vision.render` (Debian: fonts-dejavu fonts-liberation fonts-freefont-ttf fonts-urw-base35
