@@ -167,9 +167,36 @@ def test_r2_with_no_width_configured_a_jumbo_card_is_placed_at_the_width_its_two
         assert right_measured >= 10 and wrong_measured == 0
         assert all(abs(w / scene.card_width - 1) < 0.1 for w in widths), (scene.card_width, widths)
     monkeypatch.setattr(recognize, "IMPLIED_WIDTH_OFF", 10.0)  # never: the cards at the search's width
+    monkeypatch.setattr(recognize, "EDGE_FIT_BELOW", None)  # (nor each at its own edge's)
     widths, right_before, wrong_before = reads()
     assert sum(w > 1.3 * scene.card_width for w in widths) > len(widths) / 2
     assert wrong_before >= 3 and right_before < right
+
+
+def test_r2_with_no_width_measured_a_large_index_card_is_placed_at_the_width_its_left_edge_measures(
+        monkeypatch) -> None:
+    """Real designs printing a large index (GNOME's Tango, KDE's Nicu) read best at 1.5 to 1.7 times
+    their width, and often no card is read at both corners nor lies whole in view to measure the
+    width. Then each card read at one corner is placed at the width its own left edge measures,
+    where that edge ends at felt along three lines (:func:`vision.recognize.fit_to_edge`): on this
+    scene of cards 68 px wide, read best at about 110, all nine sure reads lie on their cards, where
+    at the search's width three lie off them (over a neighbour, whose stock kept them there)."""
+    import cv2
+    from bench_vision import bench_scene, match_reads
+
+    from vision import detect, recognize, render
+    from vision.recognize import OnnxRecognizer
+
+    cv2.setNumThreads(1)
+    scene = bench_scene(render.jumbo_decks(render.TRAIN_DECKS, 1.8), 424242, 1)
+    rec = OnnxRecognizer(threads=1)
+    monkeypatch.setattr(recognize, "implied_card_width", lambda dets, threshold: None)
+    monkeypatch.setattr(detect, "estimate_card_width", lambda white, min_area=800.0: None)
+    sure, hit, wrong = match_reads(scene, rec.recognize(scene.image), rec.threshold)
+    assert sure == len(hit) == 9 and wrong == []
+    monkeypatch.setattr(recognize, "EDGE_FIT_BELOW", None)  # placed at the search's width
+    sure, hit, wrong = match_reads(scene, rec.recognize(scene.image), rec.threshold)
+    assert sure == 9 and len(wrong) == 3
 
 
 def test_r2_a_card_width_measured_far_too_small_does_not_move_the_cards(monkeypatch) -> None:

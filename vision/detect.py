@@ -366,20 +366,29 @@ def light_table(v: np.ndarray) -> np.ndarray:
     return cv2.compare(labels, 1 + int(area.argmax()), cv2.CMP_EQ)
 
 
-def stock_frame(shape: tuple[int, ...], parts: Sequence[tuple[tuple[int, int, int, int] | None, Masks]]) -> np.ndarray:
+def stock_frame(shape: tuple[int, ...], parts: Sequence[tuple[tuple[int, int, int, int] | None, Masks]],
+                which: str = "stock") -> np.ndarray:
     """A frame-sized uint8 mask of card stock (255) from the masks of regions of the frame
     (``(roi, masks)``, ``roi`` ``None`` for the whole frame): each region's stock with its holes
     filled (:attr:`Masks.filled`, else :attr:`Masks.white`); 255 wherever no region says, so a
-    pixel is only ever taken for felt where a region's masks show felt.
+    pixel is only ever taken for felt where a region's masks show felt. ``which="foreground"``:
+    the same of :attr:`Masks.foreground` (anything not felt: stock, backs, chips, hands).
 
     >>> m = Masks(np.zeros((2, 3), np.uint8), np.zeros((2, 3), np.uint8))
     >>> m.white[0, 1] = 255
     >>> stock_frame((3, 5, 3), [((1, 1, 3, 2), m)]).tolist()
     [[255, 255, 255, 255, 255], [255, 0, 255, 0, 255], [255, 0, 0, 0, 255]]
+    >>> stock_frame((3, 5, 3), [((1, 1, 3, 2), m)], "foreground").tolist()
+    [[255, 255, 255, 255, 255], [255, 0, 0, 0, 255], [255, 0, 0, 0, 255]]
     """
+    if which not in ("stock", "foreground"):
+        raise ValueError(f"stock_frame: which must be 'stock' or 'foreground', not {which!r}")
     out = np.full(shape[:2], 255, np.uint8)
     for roi, masks in parts:
-        mask = masks.filled if masks.filled is not None else masks.white
+        if which == "foreground":
+            mask = masks.foreground
+        else:
+            mask = masks.filled if masks.filled is not None else masks.white
         if roi is None:
             out[:] = mask
         else:

@@ -2241,8 +2241,15 @@ class OnnxRecognizer:
             # cards in view)
             corners = [dataclasses.replace(c, index_scale=c.width / card) for c in corners]
             dets = self._assemble(corners, readings, frame)
-        dets = [fit_to_stock(d, stock) if d.card is not None and d.confidence >= self.threshold else d
-                for d in dets]
+        ground: list[np.ndarray] = []  # the foreground, made for the first card that asks
+        for k, d in enumerate(dets):
+            if d.card is None or d.confidence < self.threshold:
+                continue
+            placed = fit_to_stock(d, stock)
+            if placed is d and d.indices_read == 1 and len(d.read_at) == 1:
+                ground = ground or [detect.stock_frame(frame.shape, [(roi, masks)], "foreground")]
+                placed = fit_to_edge(d, stock, ground[0])
+            dets[k] = placed
         return best, self._trusted(one_place_per_card(dets, stock, self.threshold), masks, frame)
 
     def _trusted(self, dets: list[Detection], masks: detect.Masks, frame: np.ndarray) -> list[Detection]:
@@ -2867,6 +2874,116 @@ def fit_to_stock(d: Detection, stock: np.ndarray) -> Detection:
         if _on_stock(past_u, stock, 0.0) <= 1 / 3 and _on_stock(past_v, stock, 0.0) <= 1 / 3:
             return dataclasses.replace(d, corners=tuple((float(a), float(b)) for a, b in quad.tolist()))
     return d
+
+
+EDGE_FIT_BELOW: float | None = 0.8
+"""A card read sure at one index corner whose left edge (from that corner along the card's long side)
+ends at felt short of this share of the height it was placed at, measured alike along three lines
+(:data:`EDGE_FIT_INSETS`), is placed at the width that edge measures (:func:`fit_to_edge`); ``None``:
+never (fifty-sixth session). Real designs printing a large index (GNOME's Tango, KDE's Nicu) read best
+at 1.5 to 1.7 times their width, and their cards were placed that much too large, half a card width
+off, where a neighbour's stock kept the place from looking off the card (:func:`fit_to_stock`)."""
+EDGE_FIT_INSETS = (0.06, 0.2, 0.35)
+"""Where the three lines run, inside the card from its left edge: the first at this share of the width
+read, the others of the width the first measures."""
+EDGE_FIT_AGREE = 0.06
+"""The three edge lengths must agree within this share of the first: the straight bottom edge of a
+card, not a chip's round one."""
+EDGE_FIT_LEAST = 0.45
+"""A width under this share of the width read is not taken (an edge cut short by something else)."""
+EDGE_FIT_GAP = 0.08
+"""Past the end of the stock, felt must begin within this share of a card width (a card's shadow, not
+a chip or a back lying against it) and stay felt, with no stock, for :data:`EDGE_FIT_CLEAR`."""
+EDGE_FIT_CLEAR = 0.3
+EDGE_FIT_START = 3
+"""Pixels from the corner at which the edge lines start (the corner itself may lie on the felt)."""
+
+
+def edge_run(stock: np.ndarray, ground: np.ndarray, origin: np.ndarray, along: np.ndarray,
+             side: np.ndarray, inset: float, most: float, gap: float, clear: float) -> float | None:
+    """How far card stock runs from ``origin + inset * side`` along ``along`` (unit vectors, frame
+    pixels), where it ends at felt: its last stock pixel's distance, when the stock ends within
+    ``most``, felt (neither ``stock`` nor ``ground``, :func:`vision.detect.stock_frame`) begins within
+    ``gap`` after it (what lies between must not be stock) and stays felt for ``clear`` more pixels.
+    ``None`` otherwise, or where the line leaves the frame first. The length is measured to the
+    boundary between the last stock pixel and the first off it.
+
+    >>> stock = np.zeros((100, 100), np.uint8); stock[10:50, 10:40] = 255
+    >>> ground = stock.copy()
+    >>> o, down, right = np.array([10.0, 10.0]), np.array([0.0, 1.0]), np.array([1.0, 0.0])
+    >>> edge_run(stock, ground, o, down, right, 5, 60, 4, 10)
+    39.5
+    >>> ground[50:60, 10:40] = 255  # a chip against the bottom edge
+    >>> edge_run(stock, ground, o, down, right, 5, 60, 4, 10) is None
+    True
+    """
+    h, w = stock.shape[:2]
+    t = np.arange(EDGE_FIT_START, math.ceil(most + gap + clear) + 4, dtype=np.float64)
+    pts = np.rint(origin + t[:, None] * along + inset * side).astype(np.int64)
+    inside = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+    seen = len(t) if inside.all() else int(np.argmin(inside))
+    on = stock[pts[:seen, 1], pts[:seen, 0]] > 0
+    felt = ~on & (ground[pts[:seen, 1], pts[:seen, 0]] == 0)
+    if on.all() or not on[0]:
+        return None
+    stop = int(np.argmin(on))  # first pixel off the stock
+    if t[stop] - 0.5 > most:
+        return None
+    run = felt[stop:]
+    starts = np.flatnonzero(run[:-2] & run[1:-1] & run[2:]) if len(run) >= 3 else np.array([], np.int64)
+    if not len(starts) or starts[0] > gap or on[stop : stop + starts[0]].any():
+        return None
+    begin = stop + int(starts[0])
+    end = begin + int(math.ceil(clear))
+    if end > seen or not felt[begin:end].all():
+        return None
+    return float(t[stop] - 0.5)
+
+
+def fit_to_edge(d: Detection, stock: np.ndarray, ground: np.ndarray) -> Detection:
+    """``d`` placed at the width its left edge measures, when it was read at one index corner at a
+    width far larger than the card (:data:`EDGE_FIT_BELOW`): the stock from that corner along the
+    card's long side ends at felt (:func:`edge_run`) at the same length on three lines
+    (:data:`EDGE_FIT_INSETS`, :data:`EDGE_FIT_AGREE`), the card's bottom edge, and the card is
+    placed from its corner at that length over :data:`vision.detect.ASPECT`. The read is unchanged.
+
+    >>> from controller.cards import Card
+    >>> stock = np.zeros((300, 300), np.uint8); stock[20:108, 20:83] = 255  # a card 63 x 88
+    >>> stock[20:100, 83:200] = 255  # a neighbour beside it keeps the large place on stock
+    >>> ground = stock.copy()
+    >>> quad = detect.Corner((20.0, 20.0), (1.0, 0.0), (0.0, 1.0), 100.0).card_quad()
+    >>> big = Detection(Card.parse("7c"), 0.99, tuple(map(tuple, quad.tolist())), 1,
+    ...                 read_at=((20.0, 20.0, 1.0, 0.0),))
+    >>> [tuple(round(v) for v in p) for p in fit_to_edge(big, stock, ground).corners]
+    [(20, 20), (83, 20), (83, 108), (20, 108)]
+    >>> ground[108:118, 20:83] = 255  # a chip against its bottom edge: the edge is not the card's
+    >>> fit_to_edge(big, stock, ground) is big
+    True
+    """
+    if EDGE_FIT_BELOW is None or d.card is None or d.indices_read != 1 or len(d.read_at) != 1:
+        return d
+    x, y, ux, uy = d.read_at[0]
+    o, u, v = np.array([x, y]), np.array([ux, uy]), np.array([-uy, ux])  # v: u turned as Corner's is
+    read = math.dist(d.corners[0], d.corners[1])
+    most = EDGE_FIT_BELOW * read * detect.ASPECT
+    first = edge_run(stock, ground, o, v, u, EDGE_FIT_INSETS[0] * read, most,
+                     max(4.0, EDGE_FIT_GAP * read), EDGE_FIT_CLEAR * read)
+    if first is None:
+        return d
+    width = first / detect.ASPECT
+    runs = [first]
+    for k in EDGE_FIT_INSETS[1:]:
+        run = edge_run(stock, ground, o, v, u, k * width, most, max(4.0, EDGE_FIT_GAP * width), EDGE_FIT_CLEAR * width)
+        if run is None:
+            return d
+        runs.append(run)
+    if max(runs) - min(runs) > EDGE_FIT_AGREE * first:
+        return d
+    width = float(np.mean(runs)) / detect.ASPECT
+    if not EDGE_FIT_LEAST * read <= width < EDGE_FIT_BELOW * read:
+        return d
+    quad = detect.Corner((x, y), (ux, uy), (-uy, ux), width).card_quad()
+    return dataclasses.replace(d, corners=tuple((float(a), float(b)) for a, b in quad.tolist()))
 
 
 def _gap(q: np.ndarray, other: np.ndarray) -> float:
