@@ -2246,7 +2246,7 @@ class OnnxRecognizer:
             if d.card is None or d.confidence < self.threshold:
                 continue
             placed = fit_to_stock(d, stock)
-            if placed is d and d.indices_read == 1 and len(d.read_at) == 1:
+            if placed is d and d.indices_read == 1 and d.read_at:
                 ground = ground or [detect.stock_frame(frame.shape, [(roi, masks)], "foreground")]
                 placed = fit_to_edge(d, stock, ground[0])
             dets[k] = placed
@@ -2941,8 +2941,9 @@ def edge_run(stock: np.ndarray, ground: np.ndarray, origin: np.ndarray, along: n
 
 
 def fit_to_edge(d: Detection, stock: np.ndarray, ground: np.ndarray) -> Detection:
-    """``d`` placed at the width its left edge measures, when it was read at one index corner at a
-    width far larger than the card (:data:`EDGE_FIT_BELOW`): the stock from that corner along the
+    """``d`` placed at the width its left edge measures, when it was read at one index corner (by one
+    proposal, or by several within a quarter of its width: the first is taken) at a width far
+    larger than the card (:data:`EDGE_FIT_BELOW`): the stock from that corner along the
     card's long side ends at felt (:func:`edge_run`) at the same length on three lines
     (:data:`EDGE_FIT_INSETS`, :data:`EDGE_FIT_AGREE`), the card's bottom edge, and the card is
     placed from its corner at that length over :data:`vision.detect.ASPECT`. The read is unchanged.
@@ -2960,7 +2961,9 @@ def fit_to_edge(d: Detection, stock: np.ndarray, ground: np.ndarray) -> Detectio
     >>> fit_to_edge(big, stock, ground) is big
     True
     """
-    if EDGE_FIT_BELOW is None or d.card is None or d.indices_read != 1 or len(d.read_at) != 1:
+    if EDGE_FIT_BELOW is None or d.card is None or d.indices_read != 1 or not d.read_at:
+        return d
+    if any(math.dist(d.read_at[0][:2], r[:2]) > 0.25 * math.dist(d.corners[0], d.corners[1]) for r in d.read_at[1:]):
         return d
     x, y, ux, uy = d.read_at[0]
     o, u, v = np.array([x, y]), np.array([ux, uy]), np.array([-uy, ux])  # v: u turned as Corner's is
