@@ -2895,6 +2895,9 @@ EDGE_FIT_GAP = 0.08
 """Past the end of the stock, felt must begin within this share of a card width (a card's shadow, not
 a chip or a back lying against it) and stay felt, with no stock, for :data:`EDGE_FIT_CLEAR`."""
 EDGE_FIT_CLEAR = 0.3
+"""How far past the stock's end (a share of a card width) the felt must run with no stock: a short
+stretch taken for felt inside a card (a back on a cloth of its colour, a gap in the stock under a
+chip) has stock again beyond it."""
 EDGE_FIT_START = 3
 """Pixels from the corner at which the edge lines start (the corner itself may lie on the felt)."""
 
@@ -2902,11 +2905,11 @@ EDGE_FIT_START = 3
 def edge_run(stock: np.ndarray, ground: np.ndarray, origin: np.ndarray, along: np.ndarray,
              side: np.ndarray, inset: float, most: float, gap: float, clear: float) -> float | None:
     """How far card stock runs from ``origin + inset * side`` along ``along`` (unit vectors, frame
-    pixels), where it ends at felt: its last stock pixel's distance, when the stock ends within
-    ``most``, felt (neither ``stock`` nor ``ground``, :func:`vision.detect.stock_frame`) begins within
-    ``gap`` after it (what lies between must not be stock) and stays felt for ``clear`` more pixels.
-    ``None`` otherwise, or where the line leaves the frame first. The length is measured to the
-    boundary between the last stock pixel and the first off it.
+    pixels) where it ends at felt: the distance to the boundary between its last stock pixel and the
+    first off it, when the stock ends within ``most``, felt (neither ``stock`` nor ``ground``,
+    :func:`vision.detect.stock_frame`) begins within ``gap`` after it (what lies between must not be
+    stock) and stays felt for ``clear`` more pixels. ``None`` otherwise, or where the line leaves
+    the frame first.
 
     >>> stock = np.zeros((100, 100), np.uint8); stock[10:50, 10:40] = 255
     >>> ground = stock.copy()
