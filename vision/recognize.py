@@ -2749,6 +2749,12 @@ SAME_CARD_FAR: float | None = 1.2
 """Two reads of one card at or above the threshold whose centres lie within this many card widths
 are one card read at two of its corners, and the place that lies on card stock stands
 (:func:`one_place_per_card`); ``None``: both stand (thirty-third session)."""
+SAME_CARD_BETWEEN: float | None = 1.8
+"""Two reads of one card at or above the threshold whose centres lie from :data:`SAME_CARD_FAR` to this
+many card widths apart, read at index corners that face opposite ways (:data:`PAIR_OPPOSITE`), are
+one card read at the two extra indices a four-index deck prints upright at its top-right and
+bottom-left corners (Dondorf): each implies a card beside the card, on either side of it, and the
+card is placed midway (:func:`one_place_per_card`); ``None``: both stand (fifty-sixth session)."""
 
 
 def stock_fit(quad: Sequence[Sequence[float]], stock: np.ndarray, n: int = 8) -> float:
@@ -2790,7 +2796,9 @@ def one_place_per_card(dets: Sequence[Detection], stock: np.ndarray, threshold: 
     the top-right and bottom-left corners: the index classifier reads them as the card's own index
     corners, and the card they imply lies beside the card, over its neighbour or off the card. Of
     two places of one card the one more on card stock (:func:`stock_fit`) stands, then the one read
-    at more index corners, then the surer.
+    at more index corners, then the surer. Where the card was read at both extra indices, its two
+    places lie on either side of it, farther apart, facing opposite ways (:data:`SAME_CARD_BETWEEN`):
+    the surer read stands, placed midway between the two.
 
     >>> from controller.cards import Card
     >>> stock = np.zeros((200, 200), np.uint8); stock[20:108, 20:83] = 255
@@ -2801,6 +2809,12 @@ def one_place_per_card(dets: Sequence[Detection], stock: np.ndarray, threshold: 
     [('Th', (20.0, 20.0))]
     >>> len(one_place_per_card(dets, stock, 0.98))  # the second read is not sure: nothing to settle
     2
+    >>> right = ((140.0, 20.0), (203.0, 20.0), (203.0, 108.0), (140.0, 108.0))  # read at the top right
+    >>> left = ((103.0, 108.0), (40.0, 108.0), (40.0, 20.0), (103.0, 20.0))  # and at the bottom left
+    >>> dets = [Detection(Card.parse("Kd"), 0.99, right, 1, read_at=((140.0, 20.0, 1.0, 0.0),)),
+    ...         Detection(Card.parse("Kd"), 0.98, left, 1, read_at=((103.0, 108.0, -1.0, 0.0),))]
+    >>> [(str(d.card), d.center, d.indices_read) for d in one_place_per_card(dets, stock, 0.96)]
+    [('Kd', (121.5, 64.0), 2)]
     """
     reach = SAME_CARD_FAR if reach is None else reach
     if reach is None:
@@ -2822,6 +2836,24 @@ def one_place_per_card(dets: Sequence[Detection], stock: np.ndarray, threshold: 
             width = max(math.dist(d.corners[0], d.corners[1]), math.dist(e.corners[0], e.corners[1]))
             if math.dist(d.center, e.center) < reach * width:
                 drop.add(b if rank(a) >= rank(b) else a)
+    if SAME_CARD_BETWEEN is not None:
+        for x, a in enumerate(sure):
+            for b in sure[x + 1:]:
+                d, e = dets[a], dets[b]
+                if a in drop or b in drop or d.card != e.card or not d.read_at or not e.read_at:
+                    continue
+                width = max(math.dist(d.corners[0], d.corners[1]), math.dist(e.corners[0], e.corners[1]))
+                apart = math.dist(d.center, e.center)
+                facing = d.read_at[0][2] * e.read_at[0][2] + d.read_at[0][3] * e.read_at[0][3]
+                if not reach * width <= apart <= SAME_CARD_BETWEEN * width or facing > PAIR_OPPOSITE:
+                    continue
+                keep, other = (a, b) if d.confidence >= e.confidence else (b, a)
+                k, o = dets[keep], dets[other]
+                dx, dy = (o.center[0] - k.center[0]) / 2, (o.center[1] - k.center[1]) / 2
+                dets[keep] = dataclasses.replace(k, corners=tuple((px + dx, py + dy) for px, py in k.corners),
+                                                 indices_read=k.indices_read + o.indices_read,
+                                                 read_at=k.read_at + o.read_at)
+                drop.add(other)
     return [d for i, d in enumerate(dets) if i not in drop]
 
 
