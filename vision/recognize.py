@@ -2242,6 +2242,7 @@ class OnnxRecognizer:
             corners = [dataclasses.replace(c, index_scale=c.width / card) for c in corners]
             dets = self._assemble(corners, readings, frame)
         ground: list[np.ndarray] = []  # the foreground, made for the first card that asks
+        dets = list(dets)
         for k, d in enumerate(dets):
             if d.card is None or d.confidence < self.threshold:
                 continue
@@ -2837,6 +2838,7 @@ def one_place_per_card(dets: Sequence[Detection], stock: np.ndarray, threshold: 
             if math.dist(d.center, e.center) < reach * width:
                 drop.add(b if rank(a) >= rank(b) else a)
     if SAME_CARD_BETWEEN is not None:
+        dets = list(dets)  # (the caller's list is left as it was)
         for x, a in enumerate(sure):
             for b in sure[x + 1:]:
                 d, e = dets[a], dets[b]
