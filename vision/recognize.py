@@ -2241,16 +2241,10 @@ class OnnxRecognizer:
             # cards in view)
             corners = [dataclasses.replace(c, index_scale=c.width / card) for c in corners]
             dets = self._assemble(corners, readings, frame)
-        ground: list[np.ndarray] = []  # the foreground, made for the first card that asks
-        dets = list(dets)
-        for k, d in enumerate(dets):
-            if d.card is None or d.confidence < self.threshold:
-                continue
-            placed = fit_to_stock(d, stock)
-            if placed is d and d.indices_read == 1 and d.read_at:
-                ground = ground or [detect.stock_frame(frame.shape, [(roi, masks)], "foreground")]
-                placed = fit_to_edge(d, stock, ground[0])
-            dets[k] = placed
+        ground = detect.stock_frame(frame.shape, [(roi, masks)], "foreground")
+        dets = [d if d.card is None or d.confidence < self.threshold
+                else placed if (placed := fit_to_stock(d, stock)) is not d else fit_to_edge(d, stock, ground)
+                for d in dets]
         return best, self._trusted(one_place_per_card(dets, stock, self.threshold), masks, frame)
 
     def _trusted(self, dets: list[Detection], masks: detect.Masks, frame: np.ndarray) -> list[Detection]:
