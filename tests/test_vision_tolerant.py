@@ -254,3 +254,29 @@ def test_r2_the_table_watcher_checks_a_reading_against_its_pips_once(recognizer,
     moved = np.roll(frame, 30, axis=1)
     watcher.evidence(moved)
     assert asked == [1, 1]
+
+
+@pytest.mark.skipif(len(render.available(render.REAL_DECKS)) < len(render.REAL_DECKS),
+                    reason="the real designs are not fetched (python -m vision.fetch_deck --debian)")
+@pytest.mark.parametrize(("scene_no", "deck", "before", "after"), [(35, "kde-standard", 9, 13),
+                                                                  (26, "gnome-tango", 1, 5)])
+def test_r2_with_no_width_configured_a_design_refused_for_its_index_size_is_read_at_the_tolerant_models_width(
+        recognizer, monkeypatch, scene_no, deck, before, after) -> None:
+    """The width search (``cardroom vision read``, no card width configured) chooses the width whose
+    corners the index classifier reads sure. A real design printing its index at another size than the
+    training decks' is refused there for its size alone, so the search may settle on a width where
+    the scale-tolerant model, asked only about the classifier's unsure corners, has little to read.
+    Where that model reads more than twice as many corners sure at another width tried
+    (:data:`vision.recognize.TOLERANT_WIDTH_GAIN`), the frame is read there. Benchmark scenes of the
+    real designs (Debian's GPL decks, fetched for evaluation only): Standard's 13 readable cards all
+    read, 9 before; Tango's large index, 5 of 9 read, 1 before; no wrong read either way."""
+    from bench_vision import bench_scene, match_reads
+
+    cv2.setNumThreads(1)
+    scene = bench_scene(render.available(render.REAL_DECKS), 424242, scene_no)
+    assert {t.deck for t in scene.cards} == {deck}
+    sure, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
+    assert len(hit) == sure == after and wrong == []
+    monkeypatch.setattr(recognize, "TOLERANT_WIDTH_GAIN", None)
+    sure, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
+    assert len(hit) == sure == before and wrong == []

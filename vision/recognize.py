@@ -219,6 +219,14 @@ also at the best other width tried, more than this fraction away, that read a ca
 (:meth:`OnnxRecognizer._search_width`). On 600 tuning scenes per deck set: 0.6 points more of the
 seen decks read right and 0.8 of the unseen, 3 more unseen wrong reads, none seen (models/README.md,
 "Twenty-first session")."""
+TOLERANT_WIDTH_GAIN = 2.0
+"""Where no card width is configured and the scale-tolerant index model reads at some width tried at
+least this many times as many corners sure, plus one, as the index classifier reads at its best
+width, the frame is read at that width instead (:meth:`OnnxRecognizer._search_width`; the classifier's
+best width still joins as the runner-up). Such a frame shows a deck whose index the classifier
+refuses for its size alone, the real designs' trouble. Standard 150 real-design scenes: 449 right,
+14 wrong -> 487, 13; 300 of seed 616161: 1,017, 35 -> 1,051, 32; the seen and unseen decks' first
+1,000 scenes read the same cards (models/README.md, "Fifty-seventh session")."""
 SMALL_CARD_WIDTH = 70.0
 """Cards narrower than this (pixels at the width read) show a suit a few pixels wide at the index:
 there the classifier's one confident mistake is a club for a spade or a spade for a club."""
@@ -1811,6 +1819,18 @@ class OnnxRecognizer:
             colour_frame = frame
         if self.input_channels == 1 and frame.ndim == 3:
             frame = _gray_near(frame, corners)
+        readings, probs, crops, cut = self._read_plain(frame, corners, colour_frame, second_look, stock)
+        if layout:
+            readings = self.tolerant_reads(corners, readings, probs, crops, cut, colour_frame, stock)
+            readings = self.layout_reads(frame, corners, readings, colour_frame, crops, cut, stock)
+        return self._faint_sure_only(corners, readings)
+
+    def _read_plain(self, frame: np.ndarray, corners: Sequence[detect.Corner], colour_frame: np.ndarray | None,
+                    second_look: bool | None, stock: np.ndarray | None
+                    ) -> tuple[list[Reading], np.ndarray, list[np.ndarray], list[int]]:
+        """The index classifier's reading of each of ``corners`` (``frame`` as the model reads it), its
+        print's colour checked in ``colour_frame``; with its probabilities, crops and the corners the
+        frame's edge cuts (:meth:`read_corners` before the second index models)."""
         crops = [detect.crop_corner(frame, c, color=self.input_channels == 3) for c in corners]
         probs = self.infer(preprocess(crops))
         cut = off_frame(corners, frame.shape)
@@ -1822,13 +1842,15 @@ class OnnxRecognizer:
         readings = decode(probs)
         if colour_frame is not None and colour_frame.ndim == 3:
             readings = suit_colour_checks(readings, colour_frame, corners, stock)
-        if layout:
-            readings = self.tolerant_reads(corners, readings, probs, crops, cut, colour_frame, stock)
-            readings = self.layout_reads(frame, corners, readings, colour_frame, crops, cut, stock)
-        if FAINT_SURE_ONLY:
-            readings = [Reading(None, r.confidence) if c.faint and r.card is not None and (
-                r.layout or r.tolerant or r.confidence < self.threshold) else r for c, r in zip(corners, readings)]
-        return readings
+        return readings, probs, crops, cut
+
+    def _faint_sure_only(self, corners: Sequence[detect.Corner], readings: Sequence[Reading]) -> list[Reading]:
+        """``readings`` with a corner proposed from weak print left unreadable unless the index
+        classifier read it sure (:data:`FAINT_SURE_ONLY`)."""
+        if not FAINT_SURE_ONLY:
+            return list(readings)
+        return [Reading(None, r.confidence) if c.faint and r.card is not None and (
+            r.layout or r.tolerant or r.confidence < self.threshold) else r for c, r in zip(corners, readings)]
 
     def tolerant_reads(self, corners: Sequence[detect.Corner], readings: Sequence[Reading], probs: np.ndarray,
                        crops: Sequence[np.ndarray], cut: Sequence[int], colour_frame: np.ndarray | None = None,
@@ -2209,25 +2231,54 @@ class OnnxRecognizer:
         tried at least :data:`SECOND_WIDTH_APART` from the chosen one with a sure read, its corners
         read with every proposer and assembled with the chosen width's, so a card is one detection
         whichever width found it. The width returned is the chosen one.
+
+        A deck whose index the classifier refuses for its size (real designs print it smaller or
+        larger than the training decks) can read few corners sure at any width. The scale-tolerant
+        model's reads of the classifier's unsure corners (:meth:`tolerant_reads`) are counted too,
+        at each width tried; where they reach :data:`TOLERANT_WIDTH_GAIN` times the best width's
+        count, plus one, the width they read most is chosen instead (refined in the same steps), and
+        the classifier's own best may join as the runner-up.
         """
         tried: dict[float, tuple[int, float]] = {}
+        tolerant: dict[float, int] = {}  # corners read sure with the scale-tolerant model's reads
         stock = detect.stock_frame(frame.shape, [(roi, masks)])
+        colour = frame if frame.ndim == 3 else None
 
         def score(w: float) -> tuple[int, float]:
             w = round(w, 1)
             if w not in tried:
                 corners = detect.find_corners(frame, w, roi, masks, felt, glyphs=False)
-                readings = self.read_corners(frame, corners, second_look=False, layout=False, stock=stock)
-                sure = sum(1 for r in readings if r.card is not None and r.confidence >= self.threshold)
-                likely = sum(r.confidence for r in readings if r.card is not None and r.confidence >= 0.5)
+                gray = _gray_near(frame, corners) if self.input_channels == 1 and frame.ndim == 3 else frame
+                readings, probs, crops, cut = (self._read_plain(gray, corners, colour, False, stock) if corners
+                                               else ([], np.zeros((0, N_CLASSES)), [], []))
+                plain = self._faint_sure_only(corners, readings)
+                sure = sum(1 for r in plain if r.card is not None and r.confidence >= self.threshold)
+                likely = sum(r.confidence for r in plain if r.card is not None and r.confidence >= 0.5)
                 tried[w] = (sure, likely)
+                if TOLERANT_WIDTH_GAIN is not None and self.tolerant_session is not None and corners:
+                    tol = self._faint_sure_only(corners, self.tolerant_reads(corners, readings, probs, crops, cut,
+                                                                             colour, stock))
+                    tolerant[w] = sum(1 for r in tol if r.card is not None and r.confidence >= self.threshold)
+                else:
+                    tolerant[w] = sure
             return tried[w]
+
+        def with_tolerant(w: float) -> tuple[int, float]:
+            score(w)
+            return tolerant[round(w, 1)], tried[round(w, 1)][1]
 
         measured = detect.estimate_card_width(masks.white)
         first = ([measured] if measured else []) + list(detect.WIDTH_LADDER)
         best = max(first, key=score)  # max keeps the first of equal scores
         for step in (0.08, 0.04):
             best = max((best, best * (1 - step), best * (1 + step)), key=score)
+        if TOLERANT_WIDTH_GAIN is not None and tolerant:
+            # a deck whose index the classifier refuses for its size: the width the tolerant model reads
+            wide = max(list(tolerant), key=with_tolerant)
+            if tolerant[wide] >= TOLERANT_WIDTH_GAIN * score(best)[0] + 1:
+                for step in (0.08, 0.04):
+                    wide = max((wide, wide * (1 - step), wide * (1 + step)), key=with_tolerant)
+                best = wide
         corners = detect.find_corners(frame, best, roi, masks, felt)
         apart = [w for w in tried if abs(w / best - 1) > SECOND_WIDTH_APART and tried[w][0] > 0]
         if apart:  # the runner-up's corners join the chosen width's, read in one model call
