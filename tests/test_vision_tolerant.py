@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import pathlib
+import sys
 
 import cv2
 import numpy as np
@@ -18,6 +19,7 @@ from vision import detect, pips, recognize, render
 from vision.recognize import DEFAULT_TOLERANT_MODEL, OnnxRecognizer
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "bench"))
 WIDTH = 100
 HEIGHT = int(round(WIDTH * detect.ASPECT))
 SMALL_INDEX = dataclasses.replace(next(d for d in render.TRAIN_DECKS if d.name == "dejavu-sans"), index_scale=0.7)
@@ -280,3 +282,28 @@ def test_r2_with_no_width_configured_a_design_refused_for_its_index_size_is_read
     monkeypatch.setattr(recognize, "TOLERANT_WIDTH_GAIN", None)
     sure, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
     assert len(hit) == sure == before and wrong == []
+
+
+@pytest.mark.skipif(len(render.available(render.REAL_DECKS)) < len(render.REAL_DECKS),
+                    reason="the real designs are not fetched (python -m vision.fetch_deck --debian)")
+def test_r2_with_no_other_width_the_classifier_reads_the_tolerant_models_best_width_is_read_beside_it(
+        recognizer, monkeypatch) -> None:
+    """The width search reads a runner-up width beside the chosen one, for cards of another size in
+    the frame; it is the best other width at which the index classifier reads a corner sure. On a
+    real design's frame there may be none: then the runner-up is the width where the scale-tolerant
+    model's reads make the most corners sure (:data:`vision.recognize.TOLERANT_RUNNER_UP`). Benchmark
+    scene 12 (GNOME's Anglo poker design, cards 78 px wide): all 7 readable cards read, none wrong;
+    without the rule the Ks is not read."""
+    from bench_vision import bench_scene, match_reads
+
+    cv2.setNumThreads(1)
+    scene = bench_scene(render.available(render.REAL_DECKS), 424242, 12)
+    assert {t.deck for t in scene.cards} == {"gnome-anglo-poker"}
+    dets = recognizer.recognize(scene.image)
+    sure, hit, wrong = match_reads(scene, dets, recognizer.threshold)
+    assert len(hit) == sure == sum(t.readable for t in scene.cards) == 7 and wrong == []
+    monkeypatch.setattr(recognize, "TOLERANT_RUNNER_UP", False)
+    dets = recognizer.recognize(scene.image)
+    sure, hit, wrong = match_reads(scene, dets, recognizer.threshold)
+    assert len(hit) == sure == 6 and wrong == []
+    assert "Ks" not in {str(d.card) for d in dets if d.card is not None and d.confidence >= recognizer.threshold}

@@ -17,7 +17,7 @@ import dataclasses
 import math
 import pathlib
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -227,6 +227,14 @@ best width still joins as the runner-up). Such a frame shows a deck whose index 
 refuses for its size alone, the real designs' trouble. Standard 150 real-design scenes: 449 right,
 14 wrong -> 487, 13; 300 of seed 616161: 1,017, 35 -> 1,051, 32; the seen and unseen decks' first
 1,000 scenes read the same cards (models/README.md, "Fifty-seventh session")."""
+TOLERANT_RUNNER_UP = True
+"""Where no width but the chosen one has a corner the index classifier reads sure, the runner-up read
+beside it (:data:`SECOND_WIDTH_APART`) is the width tried at which the scale-tolerant model's reads
+make the most corners sure, if any (:meth:`OnnxRecognizer._search_width`). Standard 150 real-design
+scenes: 487 right, 13 wrong -> 505, 14 (the new one a Nicu large index placed 0.55 widths off);
+300 of seed 616161: 1,051, 32 -> 1,091, 29; `letele` 726 -> 736, none wrong; the seen decks' first
+1,000 scenes one card fewer, the unseen two more, the same wrong reads (models/README.md,
+"Fifty-seventh session")."""
 SMALL_CARD_WIDTH = 70.0
 """Cards narrower than this (pixels at the width read) show a suit a few pixels wide at the index:
 there the classifier's one confident mistake is a club for a spade or a spade for a club."""
@@ -2237,7 +2245,9 @@ class OnnxRecognizer:
         model's reads of the classifier's unsure corners (:meth:`tolerant_reads`) are counted too,
         at each width tried; where they reach :data:`TOLERANT_WIDTH_GAIN` times the best width's
         count, plus one, the width they read most is chosen instead (refined in the same steps), and
-        the classifier's own best may join as the runner-up.
+        the classifier's own best may join as the runner-up. Where no width but the chosen one has a
+        corner the classifier reads sure, the runner-up is the width the tolerant model's reads make
+        the most corners sure (:data:`TOLERANT_RUNNER_UP`).
         """
         tried: dict[float, tuple[int, float]] = {}
         tolerant: dict[float, int] = {}  # corners read sure with the scale-tolerant model's reads
@@ -2281,8 +2291,12 @@ class OnnxRecognizer:
                 best = wide
         corners = detect.find_corners(frame, best, roi, masks, felt)
         apart = [w for w in tried if abs(w / best - 1) > SECOND_WIDTH_APART and tried[w][0] > 0]
+        runner_up: Callable[[float], tuple[int, float]] = tried.__getitem__
+        if not apart and TOLERANT_RUNNER_UP:  # no other width the classifier reads: the tolerant model's
+            apart = [w for w in tolerant if abs(w / best - 1) > SECOND_WIDTH_APART and tolerant[w] > 0]
+            runner_up = with_tolerant
         if apart:  # the runner-up's corners join the chosen width's, read in one model call
-            corners += detect.find_corners(frame, max(apart, key=tried.__getitem__), roi, masks, felt)
+            corners += detect.find_corners(frame, max(apart, key=runner_up), roi, masks, felt)
         readings = self.read_corners(frame, corners, stock=stock)
         dets = self._assemble(corners, readings, frame)
         card = implied_card_width(dets, self.threshold) or measured
