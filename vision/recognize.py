@@ -228,6 +228,13 @@ refuses for its size alone, the real designs' trouble. Standard 150 real-design 
 14 wrong -> 487, 13; 300 of seed 616161: 1,017, 35 -> 1,051, 32; the seen and unseen decks' first
 1,000 scenes read the same cards (models/README.md, "Fifty-seventh session")."""
 TOLERANT_RUNNER_UP = True
+"""Where no width but the chosen one has a corner the index classifier reads sure, the runner-up read
+beside it (:data:`SECOND_WIDTH_APART`) is the width tried at which the scale-tolerant model's reads
+make the most corners sure, if any (:meth:`OnnxRecognizer._search_width`). Standard 150 real-design
+scenes: 487 right, 13 wrong -> 505, 14 (the new one a Nicu large index placed 0.55 widths off);
+300 of seed 616161: 1,051, 32 -> 1,091, 29; `letele` 726 -> 736, none wrong; the seen decks' first
+1,000 scenes one card fewer, the unseen two more, the same wrong reads (models/README.md,
+"Fifty-seventh session")."""
 TOLERANT_WIDTH_BODY = False
 """Whether a read the body models raised, settled or turned stands in a region read at the width the
 scale-tolerant model chose (:data:`TOLERANT_WIDTH_GAIN`). The index classifier reads there off the
@@ -236,13 +243,6 @@ scale it knows, and the body models raise its unsure reads: on an unseen deck on
 keeps its index reads alone, as a jumbo-index model's do: real designs 505 -> 499 right on the
 standard 150 scenes, 1,091 -> 1,081 on seed 616161, `letele` 736 -> 727, the same wrong reads
 (models/README.md, "Fifty-seventh session")."""
-"""Where no width but the chosen one has a corner the index classifier reads sure, the runner-up read
-beside it (:data:`SECOND_WIDTH_APART`) is the width tried at which the scale-tolerant model's reads
-make the most corners sure, if any (:meth:`OnnxRecognizer._search_width`). Standard 150 real-design
-scenes: 487 right, 13 wrong -> 505, 14 (the new one a Nicu large index placed 0.55 widths off);
-300 of seed 616161: 1,051, 32 -> 1,091, 29; `letele` 726 -> 736, none wrong; the seen decks' first
-1,000 scenes one card fewer, the unseen two more, the same wrong reads (models/README.md,
-"Fifty-seventh session")."""
 SMALL_CARD_WIDTH = 70.0
 """Cards narrower than this (pixels at the width read) show a suit a few pixels wide at the index:
 there the classifier's one confident mistake is a club for a spade or a spade for a club."""
@@ -2255,7 +2255,8 @@ class OnnxRecognizer:
         count, plus one, the width they read most is chosen instead (refined in the same steps), and
         the classifier's own best may join as the runner-up. Where no width but the chosen one has a
         corner the classifier reads sure, the runner-up is the width the tolerant model's reads make
-        the most corners sure (:data:`TOLERANT_RUNNER_UP`).
+        the most corners sure (:data:`TOLERANT_RUNNER_UP`). A region read at the width the tolerant
+        model chose takes no read the body models raised (:data:`TOLERANT_WIDTH_BODY`).
         """
         tried: dict[float, tuple[int, float]] = {}
         tolerant: dict[float, int] = {}  # corners read sure with the scale-tolerant model's reads
@@ -2327,7 +2328,8 @@ class OnnxRecognizer:
     def _trusted(self, dets: list[Detection], masks: detect.Masks, frame: np.ndarray, body: bool = True
                  ) -> list[Detection]:
         """``dets`` of the region of ``masks`` in ``frame`` after the whole look (:meth:`_whole_look`),
-        with the body models' word kept only where it can be taken: with a jumbo-index model none
+        with the body models' word kept only where it can be taken: with a jumbo-index model, or where
+        ``body`` is false (a width the classifier does not read at its scale), none
         (:attr:`body_raises`: every read the body raised, settled or turned made unreadable, still a
         card there, and no whole look), elsewhere not in a region out of focus (:meth:`_in_focus`)."""
         if self.body_raises and body:
