@@ -236,13 +236,14 @@ scenes: 487 right, 13 wrong -> 505, 14 (the new one a Nicu large index placed 0.
 1,000 scenes one card fewer, the unseen two more, the same wrong reads (models/README.md,
 "Fifty-seventh session")."""
 TOLERANT_WIDTH_BODY = False
-"""Whether a read the body models raised, settled or turned stands in a region read at the width the
-scale-tolerant model chose (:data:`TOLERANT_WIDTH_GAIN`). The index classifier reads there off the
-scale it knows, and the body models raise its unsure reads: on an unseen deck on a grey cloth
-(`bench/vision_felt.py`, scene 82) a Jc so raised to Js at the threshold. Without them such a region
-keeps its index reads alone, as a jumbo-index model's do: real designs 505 -> 499 right on the
-standard 150 scenes, 1,091 -> 1,081 on seed 616161, `letele` 736 -> 727, the same wrong reads
-(models/README.md, "Fifty-seventh session")."""
+"""Whether a club or a spade the body models raised, settled or turned stands in a region read at the
+width the scale-tolerant model chose (:data:`TOLERANT_WIDTH_GAIN`). The index classifier reads there
+off the scale it knows, and the body models raise its unsure reads: on an unseen deck on a grey
+cloth (`bench/vision_felt.py`, scene 82) a Jc so raised to Js at the threshold (the unseen decks'
+clubs the body models take for spades). Hearts and diamonds they raise stand. Real designs 505 -> 503
+right on the standard 150 scenes, 1,091 -> 1,087 on seed 616161, `letele` 736 -> 734, the same wrong
+reads; every body raise refused there instead: 499, 1,081, 727 (models/README.md, "Fifty-seventh
+session")."""
 SMALL_CARD_WIDTH = 70.0
 """Cards narrower than this (pixels at the width read) show a suit a few pixels wide at the index:
 there the classifier's one confident mistake is a club for a spade or a spade for a club."""
@@ -2323,17 +2324,22 @@ class OnnxRecognizer:
                 else placed if (placed := fit_to_stock(d, stock)) is not d else fit_to_edge(d, stock, ground)
                 for d in dets]
         return best, self._trusted(one_place_per_card(dets, stock, self.threshold), masks, frame,
-                                   body=TOLERANT_WIDTH_BODY or not switched)
+                                   black_raises=TOLERANT_WIDTH_BODY or not switched)
 
-    def _trusted(self, dets: list[Detection], masks: detect.Masks, frame: np.ndarray, body: bool = True
+    def _trusted(self, dets: list[Detection], masks: detect.Masks, frame: np.ndarray, black_raises: bool = True
                  ) -> list[Detection]:
         """``dets`` of the region of ``masks`` in ``frame`` after the whole look (:meth:`_whole_look`),
-        with the body models' word kept only where it can be taken: with a jumbo-index model, or where
-        ``body`` is false (a width the classifier does not read at its scale), none
+        with the body models' word kept only where it can be taken: with a jumbo-index model none
         (:attr:`body_raises`: every read the body raised, settled or turned made unreadable, still a
-        card there, and no whole look), elsewhere not in a region out of focus (:meth:`_in_focus`)."""
-        if self.body_raises and body:
-            return self._in_focus(self._whole_look(dets, frame), masks)
+        card there, and no whole look), elsewhere not in a region out of focus (:meth:`_in_focus`),
+        and where ``black_raises`` is false (a width the classifier does not read at its scale) not for
+        a club or a spade."""
+        if self.body_raises:
+            out = self._in_focus(self._whole_look(dets, frame), masks)
+            if black_raises:
+                return out
+            return [dataclasses.replace(_unread(d), confirmed_by_body=False)
+                    if d.confirmed_by_body and d.card is not None and d.card.suit in _BLACK_SUITS else d for d in out]
         return [dataclasses.replace(_unread(d), confirmed_by_body=False) if d.confirmed_by_body and d.card is not None
                 else d for d in dets]
 
