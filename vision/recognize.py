@@ -2257,7 +2257,7 @@ class OnnxRecognizer:
         the classifier's own best may join as the runner-up. Where no width but the chosen one has a
         corner the classifier reads sure, the runner-up is the width the tolerant model's reads make
         the most corners sure (:data:`TOLERANT_RUNNER_UP`). A region read at the width the tolerant
-        model chose takes no read the body models raised (:data:`TOLERANT_WIDTH_BODY`).
+        model chose takes no club or spade the body models raised (:data:`TOLERANT_WIDTH_BODY`).
         """
         tried: dict[float, tuple[int, float]] = {}
         tolerant: dict[float, int] = {}  # corners read sure with the scale-tolerant model's reads
@@ -2268,15 +2268,16 @@ class OnnxRecognizer:
             w = round(w, 1)
             if w not in tried:
                 corners = detect.find_corners(frame, w, roi, masks, felt, glyphs=False)
+                if not corners:
+                    tried[w], tolerant[w] = (0, 0.0), 0
+                    return tried[w]
                 gray = _gray_near(frame, corners) if self.input_channels == 1 and frame.ndim == 3 else frame
-                readings, probs, crops, cut = (self._read_plain(gray, corners, colour, False, stock) if corners
-                                               else ([], np.zeros((0, N_CLASSES)), [], []))
+                readings, probs, crops, cut = self._read_plain(gray, corners, colour, False, stock)
                 plain = self._faint_sure_only(corners, readings)
                 sure = sum(1 for r in plain if r.card is not None and r.confidence >= self.threshold)
                 likely = sum(r.confidence for r in plain if r.card is not None and r.confidence >= 0.5)
                 tried[w] = (sure, likely)
-                if (TOLERANT_WIDTH_GAIN is not None or TOLERANT_RUNNER_UP) and self.tolerant_session is not None \
-                        and corners:
+                if (TOLERANT_WIDTH_GAIN is not None or TOLERANT_RUNNER_UP) and self.tolerant_session is not None:
                     tol = self._faint_sure_only(corners, self.tolerant_reads(corners, readings, probs, crops, cut,
                                                                              colour, stock))
                     tolerant[w] = sum(1 for r in tol if r.card is not None and r.confidence >= self.threshold)
@@ -2335,13 +2336,11 @@ class OnnxRecognizer:
         and where ``black_raises`` is false (a width the classifier does not read at its scale) not for
         a club or a spade."""
         if self.body_raises:
-            out = self._in_focus(self._whole_look(dets, frame), masks)
+            dets = self._in_focus(self._whole_look(dets, frame), masks)
             if black_raises:
-                return out
-            return [dataclasses.replace(_unread(d), confirmed_by_body=False)
-                    if d.confirmed_by_body and d.card is not None and d.card.suit in _BLACK_SUITS else d for d in out]
+                return dets
         return [dataclasses.replace(_unread(d), confirmed_by_body=False) if d.confirmed_by_body and d.card is not None
-                else d for d in dets]
+                and (not self.body_raises or d.card.suit in _BLACK_SUITS) else d for d in dets]
 
     def _whole_look(self, dets: list[Detection], frame: np.ndarray) -> list[Detection]:
         """``dets`` of one region of ``frame`` with the cards the whole-card model (:attr:`whole_session`)
