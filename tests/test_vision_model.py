@@ -192,6 +192,61 @@ def test_cards_wider_than_the_width_search_are_read_on_a_smaller_frame(recognize
     assert sure_total >= BIG_CARD_FLOOR, sure_total
 
 
+def close_scene(width: float, i: int, decks=None):  # type: ignore[no-untyped-def]
+    """A close photograph of the benchmark's kind (``bench/vision_close.py``): cards ``width``
+    pixels wide on a frame eight card widths wide."""
+    from vision import render
+
+    return render.render_scene(np.random.default_rng([777001, int(width), i]), decks or render.TRAIN_DECKS,
+                               width=int(8 * width), height=int(6 * width), card_width=float(width))
+
+
+def test_r2_cards_just_past_the_width_ladder_are_read_halved_when_the_frame_reads_only_some(recognizer, monkeypatch):
+    """Cards 200 to 250 pixels wide: the width search places what it reads sure past the ladder's top
+    (a card of 200 px read at 153, of 250 px at 391), and reads some of them; the others it misses
+    (scene 18: 4 of 9). The frame is then read halved too (``LADDER_TOP_HALVES``), where the cards
+    lie within reach, and that reading stands: it reads more, and every card the frame read sure
+    again at its place. Every read is right."""
+    from vision import recognize
+
+    def right(scene) -> tuple[int, int]:
+        dets = [d for d in recognizer.recognize(scene.image) if d.card is not None
+                and d.confidence >= recognizer.threshold]
+        ok = sum(1 for d in dets if any(t.card == str(d.card) and t.face_up and math.dist(t.center, d.center)
+                                        < 0.45 * scene.card_width for t in scene.cards))
+        return ok, len(dets) - ok
+
+    scenes = [close_scene(200, 18), close_scene(250, 10)]
+    now = [right(s) for s in scenes]
+    assert [w for _, w in now] == [0, 0], now
+    assert [r for r, _ in now] == [sum(t.readable for t in s.cards) for s in scenes], now
+    monkeypatch.setattr(recognize, "LADDER_TOP_HALVES", False)
+    before = [right(s) for s in scenes]
+    assert before[0][0] <= 4 and before[1][0] <= 1, before
+
+
+def test_r2_a_jumbo_index_read_past_the_ladder_is_not_read_again_at_half_the_resolution(recognizer, monkeypatch):
+    """A deck printing a jumbo index (1.8 times), cards 125 px, no width configured: its index reads
+    best at 153 px, past the ladder's top, at full size and halved alike (77 px there). Read at half
+    the resolution, its 8h's neighbour was read a 3h at 0.98. A halved read at the same width as the
+    full size's stands only where it reads twice as many cards (``HALVED_APART``); this one read 6
+    where the full size read 5, so the frame's own reads stand, with no wrong read."""
+    from vision import recognize, render
+
+    # the jumbo benchmark's scene 68 (bench/vision_jumbo.py --modes search)
+    scene = render.render_scene(np.random.default_rng([424242, 68]), render.jumbo_decks(render.TRAIN_DECKS, 1.8),
+                                width=800, height=600)
+
+    def sure() -> set[str]:
+        return {str(d.card) for d in recognizer.recognize(scene.image)
+                if d.card is not None and d.confidence >= recognizer.threshold}
+
+    truth = {t.card for t in scene.cards if t.face_up}
+    assert sure() <= truth
+    monkeypatch.setattr(recognize, "HALVED_APART", 1.0)
+    assert "3h" in sure() - truth
+
+
 def test_an_index_cut_by_the_frame_edge_is_not_read(recognizer, monkeypatch):
     """Benchmark scene 656 (seen decks): a four-colour 6 of diamonds lies over the frame's left edge,
     the left half of its top-left index off the frame; what is left of the 6 read as a 5 of

@@ -16,6 +16,7 @@ import contextlib
 import dataclasses
 import math
 import pathlib
+import statistics
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Protocol
@@ -219,6 +220,20 @@ also at the best other width tried, more than this fraction away, that read a ca
 (:meth:`OnnxRecognizer._search_width`). On 600 tuning scenes per deck set: 0.6 points more of the
 seen decks read right and 0.8 of the unseen, 3 more unseen wrong reads, none seen (models/README.md,
 "Twenty-first session")."""
+LADDER_TOP_HALVES = True
+"""Where the width search places the cards it reads sure wider than the top rung of
+:data:`~vision.detect.WIDTH_LADDER` (a close photograph, cards 160 to 400 pixels wide), the frame is
+read halved too (:meth:`OnnxRecognizer._read_smaller`), and the halved reads stand where they read
+more (:meth:`OnnxRecognizer._halved_stands`). Close photographs of the seen decks, 200 to 450 px
+cards: 95.6 to 99.5% read right before, 98.9 to 100% now (models/README.md, "Fifty-eighth session")."""
+HALVED_APART = 1.15
+"""A halved read stands over a larger size's sure reads where it places its cards more than this
+times wider or narrower than they, or reads twice as many (:data:`LADDER_TOP_HALVES`): a deck
+printing a jumbo index reads best past the ladder's top at either size, and was otherwise read again
+at half the resolution, with more wrong reads."""
+HALVED_KEEPS = 0.5
+"""A halved read stands only where it reads every card the full size read sure, within this many card
+widths of its place (:data:`LADDER_TOP_HALVES`)."""
 TOLERANT_WIDTH_GAIN = 2.0
 """Where no card width is configured and the scale-tolerant index model reads at some width tried at
 least this many times as many corners sure, plus one, as the index classifier reads at its best
@@ -2188,9 +2203,12 @@ class OnnxRecognizer:
             dets = self._assemble(corners, self.read_corners(frame, corners, stock=stock), frame)
             return self._trusted(one_place_per_card(dets, stock, self.threshold), masks, frame)
         dets = self._search_width(frame, roi, masks, felt)[1]
-        if self._any_sure(dets):
-            return dets
         origin = (0, 0) if roi is None else roi[:2]
+        if self._any_sure(dets):
+            if not self._past_ladder(dets):
+                return dets
+            # cards wider than the ladder reaches may read only in part at this size: halved, all of them
+            return self._read_smaller(sub, origin, felt, against=dets) or dets
         if not masks.light:
             return self._read_smaller(sub, origin, felt) or dets
         # read by the edges of a light table, where a card the frame cuts may be taken for the table:
@@ -2202,32 +2220,66 @@ class OnnxRecognizer:
                 or dets)
 
     def _read_smaller(self, sub: np.ndarray, origin: tuple[int, int], felt: tuple[float, float, float] | None,
-                      light_table_rule: bool = True) -> list[Detection]:
+                      light_table_rule: bool = True, against: Sequence[Detection] = ()) -> list[Detection]:
         """Cards wider than the width search reaches (a close photograph: cards 300 to 1,000
         pixels wide, fanned so that no whole card gives the width): ``sub`` read again halved,
         quartered, and so on while its short side can still hold a card of the smallest rung of
         :data:`~vision.detect.WIDTH_LADDER`; the first size with a read at or above the threshold
         gives the detections, in the frame's pixels (``origin``: the top-left of ``sub`` there).
-        Only when the frame as it is gives no sure read, so frames the ladder covers read as before.
-        ``light_table_rule``: :func:`~vision.detect.card_masks`' own (``False`` where the edges of a
-        light table read nothing sure).
+        Only when the frame as it is gives no sure read, or places its sure reads wider than the
+        ladder's top (:data:`LADDER_TOP_HALVES`; those reads are ``against``), so frames the ladder
+        covers read as before. A size whose sure reads lie so wide is read halved too, and a smaller
+        size stands over a larger one where :meth:`_halved_stands` says so. ``[]`` where none
+        stands. ``light_table_rule``: :func:`~vision.detect.card_masks`' own (``False`` where the
+        edges of a light table read nothing sure).
         """
         import cv2
 
         small = sub
+        found: list[Detection] = []
         while True:
             h, w = small.shape[:2]
             if min(h, w) // 2 < detect.WIDTH_LADDER[0] * detect.ASPECT:
-                return []
+                return found
             small = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
             dets = self._search_width(small, None, detect.card_masks(small, None, felt, light_table_rule), felt)[1]
-            if self._any_sure(dets):
-                sx, sy = sub.shape[1] / small.shape[1], sub.shape[0] / small.shape[0]
-                return [_scaled(d, sx, sy, origin) for d in dets]
+            past = self._past_ladder(dets)  # at this size
+            sx, sy = sub.shape[1] / small.shape[1], sub.shape[0] / small.shape[0]
+            dets = [_scaled(d, sx, sy, origin) for d in dets]
+            if self._halved_stands(found or against, dets):
+                found = dets
+            if found and not past:
+                return found
 
     def _any_sure(self, dets: Sequence[Detection]) -> bool:
         """Whether any of ``dets`` is a card read at or above the threshold."""
         return any(d.card is not None and d.confidence >= self.threshold for d in dets)
+
+    def _halved_stands(self, dets: Sequence[Detection], halved: Sequence[Detection]) -> bool:
+        """Whether ``halved`` (a smaller size's reads, in the same pixels) stands over ``dets``
+        (:data:`LADDER_TOP_HALVES`): it reads more cards at or above the threshold, at a width apart
+        from theirs by :data:`HALVED_APART` either way or twice as many, and every card ``dets`` read
+        sure within :data:`HALVED_KEEPS` of a card width of its place."""
+        mine, theirs = self._sure(dets), self._sure(halved)
+        if len(theirs) <= len(mine):
+            return False
+        if mine and len(theirs) < 2 * len(mine) and (
+                1 / HALVED_APART <= _median_width(theirs) / _median_width(mine) <= HALVED_APART):
+            return False  # the same width read at half the resolution (a jumbo index, read past the top)
+        return all(any(e.card == d.card and math.dist(e.center, d.center) < HALVED_KEEPS * math.dist(*e.corners[:2])
+                       for e in theirs) for d in mine)
+
+    def _sure(self, dets: Sequence[Detection]) -> list[Detection]:
+        """The cards of ``dets`` read at or above the threshold."""
+        return [d for d in dets if d.card is not None and d.confidence >= self.threshold]
+
+    def _past_ladder(self, dets: Sequence[Detection]) -> bool:
+        """Whether the cards of ``dets`` read at or above the threshold lie wider, at the median, than
+        the top rung of :data:`~vision.detect.WIDTH_LADDER` (:data:`LADDER_TOP_HALVES`). Their places'
+        width, not the width searched: a deck printing a jumbo index reads best at a wider width than
+        its cards' own, and where the cards measure it they are placed at their own."""
+        sure = self._sure(dets)
+        return LADDER_TOP_HALVES and bool(sure) and _median_width(sure) > detect.WIDTH_LADDER[-1]
 
     def _search_width(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None, masks: detect.Masks,
                       felt: tuple[float, float, float] | None) -> tuple[float, list[Detection]]:
@@ -2417,6 +2469,11 @@ class OnnxRecognizer:
         return [dataclasses.replace(_unread(d), confirmed_by_body=False, out_of_focus=True)
                 if d.confirmed_by_body and d.card is not None
                 and focus.blurred(edge, math.dist(*d.corners[:2]), self.focus_limit) else d for d in dets]
+
+
+def _median_width(dets: Sequence[Detection]) -> float:
+    """The median width of the places of ``dets`` (their quads' first side), pixels."""
+    return float(statistics.median(math.dist(*d.corners[:2]) for d in dets))
 
 
 def _scaled(d: Detection, sx: float, sy: float, origin: tuple[int, int]) -> Detection:
