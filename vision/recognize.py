@@ -16,7 +16,6 @@ import contextlib
 import dataclasses
 import math
 import pathlib
-import statistics
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Protocol
@@ -2253,7 +2252,7 @@ class OnnxRecognizer:
 
     def _any_sure(self, dets: Sequence[Detection]) -> bool:
         """Whether any of ``dets`` is a card read at or above the threshold."""
-        return any(d.card is not None and d.confidence >= self.threshold for d in dets)
+        return bool(self._sure(dets))
 
     def _halved_stands(self, dets: Sequence[Detection], halved: Sequence[Detection]) -> bool:
         """Whether ``halved`` (a smaller size's reads, in the same pixels) stands over ``dets``
@@ -2473,7 +2472,7 @@ class OnnxRecognizer:
 
 def _median_width(dets: Sequence[Detection]) -> float:
     """The median width of the places of ``dets`` (their quads' first side), pixels."""
-    return float(statistics.median(math.dist(*d.corners[:2]) for d in dets))
+    return float(np.median([math.dist(*d.corners[:2]) for d in dets]))
 
 
 def _scaled(d: Detection, sx: float, sy: float, origin: tuple[int, int]) -> Detection:
