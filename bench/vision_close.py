@@ -1,10 +1,11 @@
 """Close photographs: cards wider than the benchmark's 52 to 150 pixels, read with no width configured.
 
     python bench/vision_close.py [--widths 160,200,250,320,450] [--scenes 30] [--sets seen,unseen,letele,real]
-                                 [--procs 2] [--json OUT]
+                                 [--frame 8,6] [--procs 2] [--json OUT]
 
 Each scene is ``vision.render.render_scene`` with every card ``W`` pixels wide on a frame eight card
-widths wide and six high (seeds ``[777001, W, i]``), read as ``cardroom vision read`` reads a
+widths wide and six high (seeds ``[777001, W, i]``; ``--frame 4,3``: four by three, the cards then
+filling the photograph's middle), read as ``cardroom vision read`` reads a
 photograph (``OnnxRecognizer.recognize``: the width searched, the frame read halved where its cards
 lie past the width ladder). Right and wrong reads are counted as ``bench/bench_vision.py`` counts
 them (a sure read is right when a face-up card of that name lies within 0.45 card widths).
@@ -24,18 +25,18 @@ CHUNK = 5
 """Scenes a worker's job reads."""
 
 
-def close_scene(decks, width: float, i: int):  # type: ignore[no-untyped-def]
-    """Scene ``i`` of card width ``width``: every card that wide, the frame 8 x 6 card widths."""
+def close_scene(decks, width: float, i: int, frame: tuple[float, float] = (8, 6)):  # type: ignore[no-untyped-def]
+    """Scene ``i`` of card width ``width``: every card that wide, the frame ``frame`` card widths."""
     import numpy as np
 
     from vision import render
 
-    return render.render_scene(np.random.default_rng([777001, int(width), i]), decks, width=int(8 * width),
-                               height=int(6 * width), card_width=float(width))
+    return render.render_scene(np.random.default_rng([777001, int(width), i]), decks, width=int(frame[0] * width),
+                               height=int(frame[1] * width), card_width=float(width))
 
 
-def _work(job: tuple[str, float, int, int]) -> tuple[str, float, int, int, list]:
-    name, width, lo, hi = job
+def _work(job: tuple[str, float, int, int, tuple[float, float]]) -> tuple[str, float, int, int, list]:
+    name, width, lo, hi, frame = job
     import cv2
 
     from bench_vision import match_reads
@@ -49,7 +50,7 @@ def _work(job: tuple[str, float, int, int]) -> tuple[str, float, int, int, list]
     readable = right = 0
     wrong = []
     for i in range(lo, hi):
-        scene = close_scene(decks, width, i)
+        scene = close_scene(decks, width, i, frame)
         _, hit, bad = match_reads(scene, rec.recognize(scene.image), rec.threshold)
         readable += sum(t.readable for t in scene.cards)
         right += sum(1 for j, t in enumerate(scene.cards) if t.readable and j in hit)
@@ -62,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--widths", default="160,200,250,320,450", help="card widths in pixels, comma-separated")
     ap.add_argument("--scenes", type=int, default=30, help="scenes per width and deck set")
     ap.add_argument("--sets", default="seen,unseen,letele,real", help="deck sets, comma-separated")
+    ap.add_argument("--frame", default="8,6", help="the frame's width and height in card widths")
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--json", help="also write the result here")
     args = ap.parse_args(argv)
@@ -69,14 +71,21 @@ def main(argv: list[str] | None = None) -> int:
         widths = [float(w) for w in args.widths.split(",")]
     except ValueError:
         ap.error(f"--widths {args.widths!r}: expected pixel widths separated by commas")
+    try:
+        fx, fy = (float(v) for v in args.frame.split(","))
+    except ValueError:
+        ap.error(f"--frame {args.frame!r}: expected the frame's width and height in card widths, e.g. 4,3")
+    if fx < 2 or fy < 2:
+        ap.error(f"--frame {args.frame!r}: at least 2 card widths each way")
     sets = args.sets.split(",")
     bad = [s for s in sets if s not in ("seen", "unseen", "letele", "real")]
     if bad or args.scenes < 1 or args.procs < 1 or any(w < 52 for w in widths):
         ap.error("--sets of seen, unseen, letele, real; --scenes and --procs at least 1; widths of 52 px or more")
     from bench_vision import emit, pool_map
 
-    jobs = [(s, w, a, min(a + CHUNK, args.scenes)) for s in sets for w in widths for a in range(0, args.scenes, CHUNK)]
-    out: dict = {"scenes_per_width": args.scenes, "sets": {}}
+    jobs = [(s, w, a, min(a + CHUNK, args.scenes), (fx, fy)) for s in sets for w in widths
+            for a in range(0, args.scenes, CHUNK)]
+    out: dict = {"scenes_per_width": args.scenes, "frame_card_widths": [fx, fy], "sets": {}}
     for name, width, readable, right, wrong in pool_map(_work, jobs, args.procs):
         row = out["sets"].setdefault(name, {}).setdefault(f"{width:g}", {"readable": 0, "right": 0, "wrong": []})
         row["readable"] += readable

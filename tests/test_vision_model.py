@@ -195,13 +195,21 @@ def test_cards_wider_than_the_width_search_are_read_on_a_smaller_frame(recognize
     assert sure_total >= BIG_CARD_FLOOR, sure_total
 
 
-def close_scene(width: float, i: int, decks=None):  # type: ignore[no-untyped-def]
+def close_scene(width: float, i: int, decks=None, frame: tuple[int, int] = (8, 6)):  # type: ignore[no-untyped-def]
     """A close photograph of the benchmark's kind (``bench/vision_close.py``): cards ``width``
-    pixels wide on a frame eight card widths wide."""
+    pixels wide on a frame eight card widths wide (``frame``: its width and height in card widths)."""
     from vision import render
 
     return render.render_scene(np.random.default_rng([777001, int(width), i]), decks or render.TRAIN_DECKS,
-                               width=int(8 * width), height=int(6 * width), card_width=float(width))
+                               width=int(frame[0] * width), height=int(frame[1] * width), card_width=float(width))
+
+
+def right_and_wrong(recognizer, scene) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    """The cards of ``scene`` read sure at their place, and the sure reads that are not."""
+    dets = [d for d in recognizer.recognize(scene.image) if d.card is not None and d.confidence >= recognizer.threshold]
+    ok = sum(1 for d in dets if any(t.card == str(d.card) and t.face_up and math.dist(t.center, d.center)
+                                    < 0.45 * scene.card_width for t in scene.cards))
+    return ok, len(dets) - ok
 
 
 def test_r2_cards_just_past_the_width_ladder_are_read_halved_when_the_frame_reads_only_some(recognizer, monkeypatch):
@@ -213,11 +221,7 @@ def test_r2_cards_just_past_the_width_ladder_are_read_halved_when_the_frame_read
     from vision import recognize
 
     def right(scene) -> tuple[int, int]:
-        dets = [d for d in recognizer.recognize(scene.image) if d.card is not None
-                and d.confidence >= recognizer.threshold]
-        ok = sum(1 for d in dets if any(t.card == str(d.card) and t.face_up and math.dist(t.center, d.center)
-                                        < 0.45 * scene.card_width for t in scene.cards))
-        return ok, len(dets) - ok
+        return right_and_wrong(recognizer, scene)
 
     scenes = [close_scene(200, 18), close_scene(250, 10)]
     now = [right(s) for s in scenes]
@@ -226,6 +230,25 @@ def test_r2_cards_just_past_the_width_ladder_are_read_halved_when_the_frame_read
     monkeypatch.setattr(recognize, "LADDER_TOP_HALVES", False)
     before = [right(s) for s in scenes]
     assert before[0][0] <= 4 and before[1][0] <= 1, before
+
+
+def test_r2_cards_filling_a_photographs_middle_are_told_from_the_felt_round_them(recognizer, monkeypatch):
+    """A photograph whose cards fill its middle (250 px cards on a frame four card widths by three):
+    the frame's median is their stock, not the felt, and taken for the felt it left the stock no
+    brighter than the felt and the felt not felt; scene 15 (green felt) read 1 of its 5 readable
+    cards, scene 24 (red felt) none of 9. The felt is taken from the frame's rim where the median is
+    grey and the rim mostly is not (``detect.FELT_RIM_SHARE``): every readable card is read, none
+    wrong."""
+    from vision import detect
+
+    scenes = [close_scene(250, 15, frame=(4, 3)), close_scene(250, 24, frame=(4, 3))]
+    readable = [sum(t.readable for t in s.cards) for s in scenes]
+    now = [right_and_wrong(recognizer, s) for s in scenes]
+    assert [w for _, w in now] == [0, 0], now
+    assert all(r >= n for (r, _), n in zip(now, readable)), (now, readable)
+    monkeypatch.setattr(detect, "FELT_RIM_SHARE", None)
+    before = [right_and_wrong(recognizer, s)[0] for s in scenes]
+    assert before[0] <= 1 and before[1] == 0, before
 
 
 def test_r2_a_jumbo_index_read_past_the_ladder_is_not_read_again_at_half_the_resolution(recognizer, monkeypatch):

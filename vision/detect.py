@@ -151,12 +151,54 @@ class Masks:
 
 
 def felt_stats(frame: np.ndarray) -> tuple[float, float, float]:
-    """Median (hue, saturation, value) of a BGR frame, sampled: the felt, when it dominates."""
+    """Median (hue, saturation, value) of a BGR frame, sampled: the felt, when it dominates.
+
+    Where it does not (a photograph whose cards fill its middle, so that the median is card stock),
+    the median is grey; where the frame's rim (:func:`_rim`) is then mostly (more than
+    :data:`FELT_RIM_SHARE`) coloured or far darker (:data:`FELT_RIM_DARKER`), the felt is the median
+    of those rim pixels. A grey felt's rim, or a light table's, is as grey as the median and keeps it.
+
+    >>> frame = np.zeros((120, 160, 3), np.uint8); frame[:] = (40, 110, 30)  # green felt
+    >>> frame[10:110, 15:145] = (235, 235, 235)  # cards over most of it
+    >>> [round(x) for x in felt_stats(frame)]  # the felt round them, not their stock
+    [64, 185, 110]
+    >>> frame[:] = 230; [round(x) for x in felt_stats(frame)]  # a white desk
+    [0, 0, 230]
+    """
     import cv2
 
     hsv = cv2.cvtColor(np.ascontiguousarray(frame[::8, ::8]), cv2.COLOR_BGR2HSV)
     hue, sat, val = cv2.split(hsv)
-    return _median_u8(hue), _median_u8(sat), _median_u8(val)
+    stats = _median_u8(hue), _median_u8(sat), _median_u8(val)
+    if FELT_RIM_SHARE is None or stats[1] >= NEUTRAL_FELT_SAT:
+        return stats  # a coloured felt (card stock is grey)
+    rim_h, rim_s, rim_v = (_rim(c, 0.08) for c in (hue, sat, val))
+    off = (rim_s >= NEUTRAL_FELT_SAT) | (rim_v < FELT_RIM_DARKER * stats[2])  # not what the median is
+    if np.count_nonzero(off) <= FELT_RIM_SHARE * off.size:
+        return stats
+    return _median_u8(rim_h[off]), _median_u8(rim_s[off]), _median_u8(rim_v[off])
+
+
+FELT_RIM_DARKER = 0.6
+"""A pixel of the rim darker than this share of the frame's median value is no card stock like it
+(:func:`felt_stats`): a black felt round cards that fill the frame's middle."""
+FELT_RIM_SHARE: float | None = 0.5
+"""The share of the frame's rim that must be no card stock for :func:`felt_stats` to take the felt
+from the rim where the frame's median is card stock (``None``: the median always). A photograph
+whose cards fill its middle (cards 3 to 4 card widths from the frame's sides) left the felt taken for
+the stock, and most cards unread."""
+
+
+def _rim(a: np.ndarray, share: float) -> np.ndarray:
+    """The pixels of a 2-D array in a strip ``share`` of its size deep round its edge, flattened.
+
+    >>> _rim(np.arange(16).reshape(4, 4), 0.25).tolist()
+    [0, 1, 2, 3, 12, 13, 14, 15, 4, 8, 7, 11]
+    """
+    h, w = a.shape[:2]
+    dy, dx = max(1, int(share * h)), max(1, int(share * w))
+    strips = (np.s_[:dy], np.s_[-dy:], np.s_[dy:-dy, :dx], np.s_[dy:-dy, -dx:])
+    return np.concatenate([a[k].ravel() for k in strips])
 
 
 def _median_u8(values: np.ndarray) -> float:
@@ -321,11 +363,7 @@ def _light_round_the_edge(s: np.ndarray, v: np.ndarray, share: float = 0.04) -> 
     >>> _light_round_the_edge(s, v)
     False
     """
-    h, w = v.shape[:2]
-    dy, dx = max(1, int(share * h)), max(1, int(share * w))
-    strips = (np.s_[:dy], np.s_[-dy:], np.s_[dy:-dy, :dx], np.s_[dy:-dy, -dx:])
-    rim_s = np.concatenate([s[k].ravel() for k in strips])
-    rim_v = np.concatenate([v[k].ravel() for k in strips])
+    rim_s, rim_v = _rim(s, share), _rim(v, share)
     return bool(np.count_nonzero(rim_s >= NEUTRAL_FELT_SAT) <= LIGHT_EDGE_COLOURED * rim_s.size
                 and _median_u8(rim_v) > LIGHT_EDGE_DIMMER * LIGHT_FELT_V)
 
