@@ -251,6 +251,21 @@ def test_r2_cards_filling_a_photographs_middle_are_told_from_the_felt_round_them
     assert before[0] <= 1 and before[1] == 0, before
 
 
+def test_r2_a_halved_photograph_read_at_the_ladders_top_is_read_halved_again(recognizer, monkeypatch):
+    """`letele` cards 450 px wide filling a photograph (4 x 3 card widths, scene 5): halved, the search
+    reads one card, at the ladder's top rung (136 px), as far as it reaches; that reading stood, and
+    the rest went unread. A halved size whose sure reads lie at the top, not only past it, is read
+    halved again (``HALVED_AT_TOP``): quartered, it reads eight of the photograph's cards, all
+    right."""
+    from vision import recognize, render
+
+    scene = close_scene(450, 5, decks=(render.LETELE,), frame=(4, 3))
+    right, wrong = right_and_wrong(recognizer, scene)
+    assert wrong == 0 and right >= 7, (right, wrong)
+    monkeypatch.setattr(recognize, "HALVED_AT_TOP", False)
+    assert right_and_wrong(recognizer, scene)[0] <= 1
+
+
 def test_r2_a_jumbo_index_read_past_the_ladder_is_not_read_again_at_half_the_resolution(recognizer, monkeypatch):
     """A deck printing a jumbo index (1.8 times), cards 125 px, no width configured: its index reads
     best at 153 px, past the ladder's top, at full size and halved alike (77 px there). Read at half

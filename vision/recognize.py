@@ -230,6 +230,11 @@ HALVED_APART = 1.15
 times wider or narrower than they, or reads twice as many (:data:`LADDER_TOP_HALVES`): a deck
 printing a jumbo index reads best past the ladder's top at either size, and was otherwise read again
 at half the resolution, with more wrong reads."""
+HALVED_AT_TOP = True
+"""A halved frame (:meth:`OnnxRecognizer._read_smaller`) whose sure reads lie at the ladder's top rung
+(136 px) at the median, not only past it, is read halved again: the top may be as far as the search
+reached, not the cards' width (a `letele` photograph of 450 px cards read one card at 136 px
+halved, eight quartered)."""
 HALVED_KEEPS = 0.5
 """A halved read stands only where it reads every card the full size read sure, within this many card
 widths of its place (:data:`LADDER_TOP_HALVES`)."""
@@ -2242,7 +2247,7 @@ class OnnxRecognizer:
                 return found
             small = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
             dets = self._search_width(small, None, detect.card_masks(small, None, felt, light_table_rule), felt)[1]
-            past = self._past_ladder(dets)  # at this size
+            past = self._past_ladder(dets, HALVED_AT_TOP)  # at this size
             sx, sy = sub.shape[1] / small.shape[1], sub.shape[0] / small.shape[0]
             dets = [_scaled(d, sx, sy, origin) for d in dets]
             if self._halved_stands(found or against, dets):
@@ -2272,13 +2277,15 @@ class OnnxRecognizer:
         """The cards of ``dets`` read at or above the threshold."""
         return [d for d in dets if d.card is not None and d.confidence >= self.threshold]
 
-    def _past_ladder(self, dets: Sequence[Detection]) -> bool:
+    def _past_ladder(self, dets: Sequence[Detection], or_at: bool = False) -> bool:
         """Whether the cards of ``dets`` read at or above the threshold lie wider, at the median, than
-        the top rung of :data:`~vision.detect.WIDTH_LADDER` (:data:`LADDER_TOP_HALVES`). Their places'
-        width, not the width searched: a deck printing a jumbo index reads best at a wider width than
-        its cards' own, and where the cards measure it they are placed at their own."""
+        the top rung of :data:`~vision.detect.WIDTH_LADDER` (:data:`LADDER_TOP_HALVES`; ``or_at``: at
+        it, within 1%, or wider). Their places' width, not the width searched: a deck printing a jumbo index
+        reads best at a wider width than its cards' own, and where the cards measure it they are
+        placed at their own."""
         sure = self._sure(dets)
-        return LADDER_TOP_HALVES and bool(sure) and _median_width(sure) > detect.WIDTH_LADDER[-1]
+        top = detect.WIDTH_LADDER[-1]
+        return LADDER_TOP_HALVES and bool(sure) and (_median_width(sure) >= 0.99 * top if or_at else _median_width(sure) > top)
 
     def _search_width(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None, masks: detect.Masks,
                       felt: tuple[float, float, float] | None) -> tuple[float, list[Detection]]:
