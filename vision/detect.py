@@ -154,7 +154,7 @@ def felt_stats(frame: np.ndarray) -> tuple[float, float, float]:
     """Median (hue, saturation, value) of a BGR frame, sampled: the felt, when it dominates.
 
     Where it does not (a photograph whose cards fill its middle, so that the median is card stock),
-    the median is grey; where the frame's rim (:func:`_rim`) is then mostly (more than
+    the median is grey; where the frame's rim (:func:`_rim`, 8% deep) is then mostly (more than
     :data:`FELT_RIM_SHARE`) coloured or far darker (:data:`FELT_RIM_DARKER`), the felt is the median
     of those rim pixels. A grey felt's rim, or a light table's, is as grey as the median and keeps it.
 
@@ -185,8 +185,8 @@ FELT_RIM_DARKER = 0.6
 FELT_RIM_SHARE: float | None = 0.5
 """The share of the frame's rim that must be no card stock for :func:`felt_stats` to take the felt
 from the rim where the frame's median is card stock (``None``: the median always). A photograph
-whose cards fill its middle (cards 3 to 4 card widths from the frame's sides) left the felt taken for
-the stock, and most cards unread."""
+whose cards fill its middle (a frame 4 x 3 card widths) had the felt taken for the stock, and most
+of its cards went unread."""
 
 
 def _rim(a: np.ndarray, share: float) -> np.ndarray:

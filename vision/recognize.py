@@ -2232,9 +2232,9 @@ class OnnxRecognizer:
         gives the detections, in the frame's pixels (``origin``: the top-left of ``sub`` there).
         Only when the frame as it is gives no sure read, or places its sure reads wider than the
         ladder's top (:data:`LADDER_TOP_HALVES`; those reads are ``against``), so frames the ladder
-        covers read as before. A size whose sure reads lie so wide is read halved too, and a smaller
-        size stands over a larger one where :meth:`_halved_stands` says so. ``[]`` where none
-        stands. ``light_table_rule``: :func:`~vision.detect.card_masks`' own (``False`` where the
+        covers read as before. A size whose sure reads lie so wide (or, halved, at the ladder's
+        top: :data:`HALVED_AT_TOP`) is read halved too, and a smaller size stands over a larger one
+        where :meth:`_halved_stands` says so. ``[]`` where none stands. ``light_table_rule``: :func:`~vision.detect.card_masks`' own (``False`` where the
         edges of a light table read nothing sure).
         """
         import cv2
@@ -2280,12 +2280,14 @@ class OnnxRecognizer:
     def _past_ladder(self, dets: Sequence[Detection], or_at: bool = False) -> bool:
         """Whether the cards of ``dets`` read at or above the threshold lie wider, at the median, than
         the top rung of :data:`~vision.detect.WIDTH_LADDER` (:data:`LADDER_TOP_HALVES`; ``or_at``: at
-        it, within 1%, or wider). Their places' width, not the width searched: a deck printing a jumbo index
-        reads best at a wider width than its cards' own, and where the cards measure it they are
-        placed at their own."""
+        that rung, within 1%, or wider, :data:`HALVED_AT_TOP`). Their places' width, not the width
+        searched: a deck printing a jumbo index reads best at a wider width than its cards' own, and
+        where the cards measure it they are placed at their own."""
         sure = self._sure(dets)
-        top = detect.WIDTH_LADDER[-1]
-        return LADDER_TOP_HALVES and bool(sure) and (_median_width(sure) >= 0.99 * top if or_at else _median_width(sure) > top)
+        if not LADDER_TOP_HALVES or not sure:
+            return False
+        width, top = _median_width(sure), detect.WIDTH_LADDER[-1]
+        return width >= 0.99 * top if or_at else width > top
 
     def _search_width(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None, masks: detect.Masks,
                       felt: tuple[float, float, float] | None) -> tuple[float, list[Detection]]:
