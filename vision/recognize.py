@@ -2234,8 +2234,9 @@ class OnnxRecognizer:
         ladder's top (:data:`LADDER_TOP_HALVES`; those reads are ``against``), so frames the ladder
         covers read as before. A size whose sure reads lie so wide (or, halved, at the ladder's
         top: :data:`HALVED_AT_TOP`) is read halved too, and a smaller size stands over a larger one
-        where :meth:`_halved_stands` says so. ``[]`` where none stands. ``light_table_rule``: :func:`~vision.detect.card_masks`' own (``False`` where the
-        edges of a light table read nothing sure).
+        where :meth:`_halved_stands` says so. ``[]`` where none stands. ``light_table_rule``:
+        :func:`~vision.detect.card_masks`' own (``False`` where the edges of a light table read
+        nothing sure).
         """
         import cv2
 
