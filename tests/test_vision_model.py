@@ -948,6 +948,25 @@ def test_r3_a_sure_club_stands_where_its_body_leans_to_spades_under_the_veto_bar
     assert "3c" not in before and "3s" not in before and set(before) <= set(now)
 
 
+def test_an_image_that_is_missing_a_folder_or_not_an_image_is_a_clear_error_naming_it(tmp_path, capsys):
+    """``vision read`` and ``vision calibrate`` say which: no such file, a folder, or a file OpenCV cannot
+    decode (a phone's HEIC photograph), each exit 2 with one line and no OpenCV warning."""
+    from controller.cli import main
+
+    heic = tmp_path / "IMG_0001.HEIC"
+    heic.write_bytes(b"\x00\x00\x00\x18ftypheic" + bytes(64))
+    cases = {tmp_path / "gone.jpg": "no such file", tmp_path: "a folder, not an image file",
+             heic: "not a readable image (PNG, JPEG, BMP, TIFF or WebP)"}
+    for path, says in cases.items():
+        for argv in (["vision", "read", str(path), "--json"],
+                     ["vision", "calibrate", str(path), "--config", str(REPO / "config" / "table.toml"),
+                      "--out", str(tmp_path / "out.png")]):
+            capsys.readouterr()
+            assert main(argv) == 2
+            err = capsys.readouterr().err
+            assert err == f"cardroom vision: {path}: {says}\n", argv
+
+
 def test_a_model_file_missing_or_not_a_model_is_a_clear_error_naming_it(tmp_path, capsys):
     """A table file or a command line naming a model file that is not there, is not ONNX, is cut
     short, or is another kind of model: the recogniser raises an error naming the file (no

@@ -91,11 +91,12 @@ def _fail(msg: str) -> int:
 
 
 def cmd_read(args) -> int:
-    import cv2
+    from vision.sources import SourceError, read_image
 
-    frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
-    if frame is None:
-        return _fail(f"{args.image}: not a readable image")
+    try:
+        frame = read_image(args.image)
+    except SourceError as exc:
+        return _fail(str(exc))
     try:
         rec = _recognizer(args)
     except (OSError, ValueError) as exc:  # an --index-scale out of range, a model file missing or not a model
@@ -190,14 +191,16 @@ def cmd_calibrate(args) -> int:
     import numpy as np
 
     from vision.config import ConfigError, load_camera_config, zones_off_frame
+    from vision.sources import SourceError, read_image
 
     try:
         cam = load_camera_config(args.config, args.camera)
     except ConfigError as exc:
         return _fail(str(exc))
-    frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
-    if frame is None:
-        return _fail(f"{args.image}: not a readable image")
+    try:
+        frame = read_image(args.image)
+    except SourceError as exc:
+        return _fail(str(exc))
     out = frame.copy()
     for z in cam.zones:
         pts = np.array(z.polygon, np.int32)

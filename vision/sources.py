@@ -20,6 +20,28 @@ class SourceError(OSError):
     """A frame source that cannot be opened or read."""
 
 
+def read_image(path: str | pathlib.Path) -> np.ndarray:
+    """The BGR frame of an image file, or :class:`SourceError` naming what is wrong: no such file, a
+    folder, or a file OpenCV cannot decode (it reads PNG, JPEG, BMP, TIFF, WebP; not a phone's HEIC).
+
+    >>> read_image("no/such/photo.jpg")
+    Traceback (most recent call last):
+    ...
+    vision.sources.SourceError: no/such/photo.jpg: no such file
+    """
+    import cv2
+
+    p = pathlib.Path(path)
+    if not p.exists():
+        raise SourceError(f"{path}: no such file")
+    if p.is_dir():
+        raise SourceError(f"{path}: a folder, not an image file")
+    frame = cv2.imread(str(p), cv2.IMREAD_COLOR)
+    if frame is None:
+        raise SourceError(f"{path}: not a readable image (PNG, JPEG, BMP, TIFF or WebP)")
+    return frame
+
+
 def redact(spec: str | int) -> str:
     """``spec`` as alerts and status lines may show it (they are logged and put on screens): a
     password in a stream URL's user part replaced by ``***``.
@@ -72,13 +94,8 @@ class StillImages(FrameSource):
             raise SourceError(f"{path}: no images")
 
     def __iter__(self):
-        import cv2
-
         for i, p in enumerate(self.paths):
-            frame = cv2.imread(str(p), cv2.IMREAD_COLOR)
-            if frame is None:
-                raise SourceError(f"{p}: not a readable image")
-            yield i, frame
+            yield i, read_image(p)
 
 
 class VideoSource(FrameSource):
