@@ -1,6 +1,6 @@
 """Close photographs: cards wider than the benchmark's 52 to 150 pixels, read with no width configured.
 
-    python bench/vision_close.py [--widths 160,200,250,320,450] [--scenes 30] [--sets seen,unseen,letele,real]
+    python bench/vision_close.py [--widths 160,200,250,320,450] [--scenes 30] [--sets seen,unseen,letele,real,jumbo]
                                  [--frame 8,6] [--procs 2] [--json OUT]
 
 Each scene is ``vision.render.render_scene`` with every card ``W`` pixels wide on a frame eight card
@@ -8,7 +8,10 @@ widths wide and six high (seeds ``[777001, W, i]``; ``--frame 4,3``: four by thr
 filling the photograph's middle), read as ``cardroom vision read`` reads a
 photograph (``OnnxRecognizer.recognize``: the width searched, the frame read halved where its cards
 lie past the width ladder). Right and wrong reads are counted as ``bench/bench_vision.py`` counts
-them (a sure read is right when a face-up card of that name lies within 0.45 card widths).
+them (a sure read is right when a face-up card of that name lies within 0.45 card widths). The set
+``jumbo`` (not run unless named) is the seen decks drawn with their index 1.8 times as large
+(``vision.render.jumbo_decks``), as many card rooms' decks print it: read right, such a card is placed
+right only where its width is measured (both its index corners, a whole card in view, its own edges).
 """
 
 from __future__ import annotations
@@ -23,6 +26,17 @@ sys.path.insert(0, str(REPO / "bench"))
 
 CHUNK = 5
 """Scenes a worker's job reads."""
+SETS = ("seen", "unseen", "letele", "real", "jumbo")
+JUMBO = 1.8
+"""How many times as large the ``jumbo`` set's decks print their index (``bench/vision_jumbo.py``'s default)."""
+
+
+def _set_decks(name: str):  # type: ignore[no-untyped-def]
+    from vision_misses import _decks
+
+    from vision import render
+
+    return render.jumbo_decks(render.TRAIN_DECKS, JUMBO) if name == "jumbo" else _decks(name)
 
 
 def close_scene(decks, width: float, i: int, frame: tuple[float, float] = (8, 6)):  # type: ignore[no-untyped-def]
@@ -40,13 +54,11 @@ def _work(job: tuple[str, float, int, int, tuple[float, float]]) -> tuple[str, f
     import cv2
 
     from bench_vision import match_reads
-    from vision_misses import _decks
-
     from vision.recognize import OnnxRecognizer
 
     cv2.setNumThreads(1)
     rec = OnnxRecognizer(threads=1)
-    decks = _decks(name)
+    decks = _set_decks(name)
     readable = right = 0
     wrong = []
     for i in range(lo, hi):
@@ -78,9 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     if fx < 2 or fy < 2:
         ap.error(f"--frame {args.frame!r}: at least 2 card widths each way")
     sets = args.sets.split(",")
-    bad = [s for s in sets if s not in ("seen", "unseen", "letele", "real")]
+    bad = [s for s in sets if s not in SETS]
     if bad or args.scenes < 1 or args.procs < 1 or any(w < 52 for w in widths):
-        ap.error("--sets of seen, unseen, letele, real; --scenes and --procs at least 1; widths of 52 px or more")
+        ap.error(f"--sets of {', '.join(SETS)}; --scenes and --procs at least 1; widths of 52 px or more")
     from bench_vision import emit, pool_map
 
     jobs = [(s, w, a, min(a + CHUNK, args.scenes), (fx, fy)) for s in sets for w in widths

@@ -619,6 +619,32 @@ def estimate_card_width(white: np.ndarray, min_area: float = 800.0) -> float | N
     return float(np.median(widths))
 
 
+OPENED_CARDS: tuple[float, ...] = (0.01, 0.02)
+"""Openings (shares of the frame's shorter side) of the card-stock mask under which whole cards are
+looked for again where none lies whole in it (:func:`opened_card_width`)."""
+
+
+def opened_card_width(white: np.ndarray, min_area: float = 800.0) -> float | None:
+    """:func:`estimate_card_width` of ``white`` opened by each of :data:`OPENED_CARDS` in turn, the
+    first that finds a whole card: a card whose outline a thin strip of other stock touches (a back's
+    white border, the stock of a card lying against it) joins that stock in one region, and an
+    opening wider than the strip parts them. ``None`` where no opening finds one.
+
+    >>> white = np.zeros((400, 600), np.uint8); white[50:190, 50:150] = 255  # a card 100 x 140
+    >>> white[100:104, 150:400] = 255; white[60:300, 400:404] = 255  # a thin border touching it
+    >>> estimate_card_width(white) is None, round(opened_card_width(white))
+    (True, 99)
+    """
+    import cv2
+
+    for share in OPENED_CARDS:
+        k = max(3, int(round(share * min(white.shape[:2]))) | 1)
+        width = estimate_card_width(cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((k, k), np.uint8)), min_area)
+        if width is not None:
+            return width
+    return None
+
+
 WIDTH_LADDER: tuple[float, ...] = (52.0, 66.0, 84.0, 107.0, 136.0)
 """Card widths (pixels) tried when no card width is configured (with the width measured from whole
 cards, if any, then finer steps around the best: ``OnnxRecognizer._search_width``): neighbours

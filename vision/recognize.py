@@ -2212,19 +2212,22 @@ class OnnxRecognizer:
             if not self._past_ladder(dets):
                 return dets
             # cards wider than the ladder reaches may read only in part at this size: halved, all of them
-            return self._read_smaller(sub, origin, felt, against=dets) or dets
+            return self._read_smaller(sub, origin, felt, against=dets, measured=self._measured(masks)) or dets
         if not masks.light:
-            return self._read_smaller(sub, origin, felt) or dets
+            return self._read_smaller(sub, origin, felt, measured=self._measured(masks)) or dets
         # read by the edges of a light table, where a card the frame cuts may be taken for the table:
         # as a grey felt too, each where the edges read nothing sure
         plain = self._search_width(frame, roi, detect.card_masks(sub, width, felt, light_table_rule=False), felt)[1]
         if self._any_sure(plain):
             return plain
-        return (self._read_smaller(sub, origin, felt) or self._read_smaller(sub, origin, felt, light_table_rule=False)
+        measured = self._measured(masks)
+        return (self._read_smaller(sub, origin, felt, measured=measured)
+                or self._read_smaller(sub, origin, felt, light_table_rule=False, measured=measured)
                 or dets)
 
     def _read_smaller(self, sub: np.ndarray, origin: tuple[int, int], felt: tuple[float, float, float] | None,
-                      light_table_rule: bool = True, against: Sequence[Detection] = ()) -> list[Detection]:
+                      light_table_rule: bool = True, against: Sequence[Detection] = (),
+                      measured: float | None = None) -> list[Detection]:
         """Cards wider than the width search reaches (a close photograph: cards 300 to 1,000
         pixels wide, fanned so that no whole card gives the width): ``sub`` read again halved,
         quartered, and so on while its short side can still hold a card of the smallest rung of
@@ -2236,7 +2239,8 @@ class OnnxRecognizer:
         top: :data:`HALVED_AT_TOP`) is read halved too, and a smaller size stands over a larger one
         where :meth:`_halved_stands` says so. ``[]`` where none stands. ``light_table_rule``:
         :func:`~vision.detect.card_masks`' own (``False`` where the edges of a light table read
-        nothing sure).
+        nothing sure). ``measured``: the width of the whole cards in ``sub`` (:meth:`_measured`), which
+        a smaller size may no longer tell apart (:meth:`_search_width`'s ``known``).
         """
         import cv2
 
@@ -2247,9 +2251,10 @@ class OnnxRecognizer:
             if min(h, w) // 2 < detect.WIDTH_LADDER[0] * detect.ASPECT:
                 return found
             small = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-            dets = self._search_width(small, None, detect.card_masks(small, None, felt, light_table_rule), felt)[1]
-            past = self._past_ladder(dets, HALVED_AT_TOP)  # at this size
             sx, sy = sub.shape[1] / small.shape[1], sub.shape[0] / small.shape[0]
+            dets = self._search_width(small, None, detect.card_masks(small, None, felt, light_table_rule), felt,
+                                      known=None if measured is None else measured / sx)[1]
+            past = self._past_ladder(dets, HALVED_AT_TOP)  # at this size
             dets = [_scaled(d, sx, sy, origin) for d in dets]
             if self._halved_stands(found or against, dets):
                 found = dets
@@ -2290,8 +2295,18 @@ class OnnxRecognizer:
         width, top = _median_width(sure), detect.WIDTH_LADDER[-1]
         return width >= 0.99 * top if or_at else width > top
 
+    @staticmethod
+    def _measured(masks: detect.Masks) -> float | None:
+        """The width of the whole cards in view in ``masks`` (:func:`~vision.detect.estimate_card_width`;
+        where none lies whole, where an opening parts one from stock touching it: :data:`OPENED_WIDTH`)."""
+        measured = detect.estimate_card_width(masks.white)
+        if measured is None and OPENED_WIDTH:
+            measured = detect.opened_card_width(masks.white)
+        return measured
+
     def _search_width(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None, masks: detect.Masks,
-                      felt: tuple[float, float, float] | None) -> tuple[float, list[Detection]]:
+                      felt: tuple[float, float, float] | None, known: float | None = None
+                      ) -> tuple[float, list[Detection]]:
         """Read ``roi`` at the card width whose crops read best, when no width is configured.
 
         The classifier refuses index crops more than about 15% off scale, so the width decides what
@@ -2309,6 +2324,10 @@ class OnnxRecognizer:
         tried at least :data:`SECOND_WIDTH_APART` from the chosen one with a sure read, its corners
         read with every proposer and assembled with the chosen width's, so a card is one detection
         whichever width found it. The width returned is the chosen one.
+
+        ``known``: the width of the whole cards measured on the frame this one was halved from (at
+        this one's size), for placing cards where neither this frame's reads nor its whole cards
+        measure it (:data:`OPENED_WIDTH`).
 
         A deck whose index the classifier refuses for its size (real designs print it smaller or
         larger than the training decks) can read few corners sure at any width. The scale-tolerant
@@ -2374,17 +2393,21 @@ class OnnxRecognizer:
             corners += detect.find_corners(frame, max(apart, key=runner_up), roi, masks, felt)
         readings = self.read_corners(frame, corners, stock=stock)
         dets = self._assemble(corners, readings, frame)
-        card = implied_card_width(dets, self.threshold) or measured
+        card = (implied_card_width(dets, self.threshold) or measured
+                or (detect.opened_card_width(masks.white) if OPENED_WIDTH else None) or known)
         if card is not None and (1.0 + IMPLIED_WIDTH_OFF) * card < best <= IMPLIED_WIDTH_MOST * card:
             # the index reads best at a larger width than the cards' own (a jumbo index): the same
             # reads, each card placed at the width its two read corners measure (else the whole
-            # cards in view)
+            # cards in view, else one an opening parts from stock touching it, else the larger frame's)
             corners = [dataclasses.replace(c, index_scale=c.width / card) for c in corners]
             dets = self._assemble(corners, readings, frame)
         ground = detect.stock_frame(frame.shape, [(roi, masks)], "foreground")
+        read = dets
         dets = [d if d.card is None or d.confidence < self.threshold
                 else placed if (placed := fit_to_stock(d, stock)) is not d else fit_to_edge(d, stock, ground)
                 for d in dets]
+        # cards whose own edges are covered, as wide as those whose stock or edge measured them
+        dets = place_as_fitted(dets, [d for d, was in zip(dets, read) if d is not was], self.threshold)
         return best, self._trusted(one_place_per_card(dets, stock, self.threshold), masks, frame,
                                    black_raises=TOLERANT_WIDTH_BODY or not switched)
 
@@ -3169,6 +3192,64 @@ def fit_to_edge(d: Detection, stock: np.ndarray, ground: np.ndarray) -> Detectio
         return d
     quad = detect.Corner((x, y), (ux, uy), (-uy, ux), width).card_quad()
     return dataclasses.replace(d, corners=tuple((float(a), float(b)) for a, b in quad.tolist()))
+
+
+OPENED_WIDTH = True
+"""Where no card lies whole in the card stock of a region the width search reads, and none of its cards
+is read at both index corners, the width of a whole card an opening parts from stock touching it
+(:func:`vision.detect.opened_card_width`: a back's white border, a card lying against it) places the
+cards as the whole cards in view would (:data:`IMPLIED_WIDTH_OFF`), and a frame read halved takes the
+width measured at its own size where the smaller one measures none (``known``,
+:meth:`OnnxRecognizer._search_width`). Only to place cards: as one of the widths searched too, it read 2
+seen and 6 unseen cards fewer in close photographs. ``False``: no opening; the larger frame's whole
+cards still go with it into its halved reads (sixtieth session)."""
+
+FITTED_PAST: float | None = 1.25
+"""Where cards of one region were placed at the width their own card stock or left edge measures
+(:func:`fit_to_stock`, :func:`fit_to_edge`), every other card read sure at one index corner and placed
+more than this many times wider than those cards is placed at their width too
+(:func:`place_as_fitted`); ``None``: never. A deck printing a large index is read at 1.5 to 1.7 times
+its width, and a card whose own edges are covered stayed there."""
+FITTED_AGREE = 0.15
+"""The fitted cards' widths must lie within this share of their median, or none is taken."""
+FITTED_LEAST = 1
+"""How many fitted cards it takes."""
+
+
+def place_as_fitted(dets: Sequence[Detection], fitted: Sequence[Detection], threshold: float) -> list[Detection]:
+    """``dets`` with each card read sure at one index corner and placed more than :data:`FITTED_PAST`
+    times wider than the cards of ``fitted`` (those :func:`fit_to_stock` or :func:`fit_to_edge` placed,
+    agreeing within :data:`FITTED_AGREE`) placed from that corner at their median width. The reads are
+    unchanged.
+
+    >>> from controller.cards import Card
+    >>> def det(card, x, w):
+    ...     quad = detect.Corner((x, 0.0), (1.0, 0.0), (0.0, 1.0), w).card_quad()
+    ...     return Detection(Card.parse(card), 0.99, tuple(map(tuple, quad.tolist())), 1, read_at=((x, 0.0, 1.0, 0.0),))
+    >>> fit, big = det("7c", 0.0, 63.0), det("8d", 200.0, 107.0)
+    >>> [round(math.dist(*d.corners[:2])) for d in place_as_fitted([fit, big], [fit], 0.96)]
+    [63, 63]
+    >>> [round(math.dist(*d.corners[:2])) for d in place_as_fitted([fit, big], [], 0.96)]
+    [63, 107]
+    """
+    if FITTED_PAST is None or len(fitted) < FITTED_LEAST:
+        return list(dets)
+    widths = [math.dist(d.corners[0], d.corners[1]) for d in fitted]
+    width = float(np.median(widths))
+    if any(abs(w / width - 1.0) > FITTED_AGREE for w in widths):
+        return list(dets)
+    out = []
+    for d in dets:
+        read = math.dist(d.corners[0], d.corners[1])
+        if (any(d is f for f in fitted) or d.card is None or d.confidence < threshold or d.indices_read != 1
+                or not d.read_at or read <= FITTED_PAST * width
+                or any(math.dist(d.read_at[0][:2], r[:2]) > 0.25 * read for r in d.read_at[1:])):
+            out.append(d)
+            continue
+        x, y, ux, uy = d.read_at[0]
+        quad = detect.Corner((x, y), (ux, uy), (-uy, ux), width).card_quad()
+        out.append(dataclasses.replace(d, corners=tuple((float(a), float(b)) for a, b in quad.tolist())))
+    return out
 
 
 def _gap(q: np.ndarray, other: np.ndarray) -> float:
