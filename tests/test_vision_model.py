@@ -310,6 +310,21 @@ def test_r2_a_whole_card_touching_a_backs_white_border_still_measures_the_cards(
     assert right_and_wrong(recognizer, scene) == (2, 3)
 
 
+def test_r2_a_part_of_a_card_an_opening_leaves_in_a_cards_shape_does_not_measure_the_cards(recognizer, monkeypatch):
+    """A phone's 12-megapixel photograph of 900 px cards (3960 x 2970): read halved, its five cards are
+    read right. Opened, its stock leaves a part of a card in a card's shape, 407 px wide, at whose
+    corners no card is read; taken for a whole card, it placed the five at 407 px, four of them off
+    their cards. A region an opening leaves measures the cards only where a card is read at one of its
+    corners (``OPENED_AT``): five right, none wrong."""
+    from vision import recognize, render
+
+    scene = render.render_scene(np.random.default_rng([777003, 900, 2]), render.TRAIN_DECKS, width=3960, height=2970,
+                                card_width=900.0)
+    assert right_and_wrong(recognizer, scene) == (5, 0)
+    monkeypatch.setattr(recognize, "OPENED_AT", 10.0)  # any region in a card's shape
+    assert right_and_wrong(recognizer, scene)[1] >= 4
+
+
 def test_r2_a_jumbo_index_read_past_the_ladder_is_not_read_again_at_half_the_resolution(recognizer, monkeypatch):
     """A deck printing a jumbo index (1.8 times), cards 125 px, no width configured: its index reads
     best at 153 px, past the ladder's top, at full size and halved alike (77 px there). Read at half

@@ -593,6 +593,12 @@ def whole_card_widths(white: np.ndarray, min_area: float = 800.0) -> list[float]
 def whole_cards(white: np.ndarray, min_area: float = 800.0) -> list[tuple[tuple[float, float], float]]:
     """:func:`whole_card_widths` with each region's centre: ``((x, y), width)``, to tell which seat
     zone a measured card lies in."""
+    return [((float(box[:, 0].mean()), float(box[:, 1].mean())), width)
+            for box, width in whole_card_boxes(white, min_area)]
+
+
+def whole_card_boxes(white: np.ndarray, min_area: float = 800.0) -> list[tuple[np.ndarray, float]]:
+    """:func:`whole_cards` with each region's rectangle: ``(its four corners, 4 x 2, width)``."""
     import cv2
 
     contours, _ = cv2.findContours(white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -601,12 +607,13 @@ def whole_cards(white: np.ndarray, min_area: float = 800.0) -> list[tuple[tuple[
         area = cv2.contourArea(c)
         if area < min_area:
             continue
-        (cx, cy), (w, h), _ = cv2.minAreaRect(c)
+        rect = cv2.minAreaRect(c)
+        w, h = rect[1]
         if w * h <= 0:
             continue
         short, long_ = min(w, h), max(w, h)
         if 1.28 < long_ / short < 1.52 and area / (w * h) > 0.88:
-            cards.append(((float(cx), float(cy)), float(short)))
+            cards.append((cv2.boxPoints(rect).astype(np.float64), float(short)))
     return cards
 
 
@@ -621,28 +628,29 @@ def estimate_card_width(white: np.ndarray, min_area: float = 800.0) -> float | N
 
 OPENED_CARDS: tuple[float, ...] = (0.01, 0.02)
 """Openings (shares of the frame's shorter side) of the card-stock mask under which whole cards are
-looked for again where none lies whole in it (:func:`opened_card_width`)."""
+looked for again where none lies whole in it (:func:`opened_cards`)."""
 
 
-def opened_card_width(white: np.ndarray, min_area: float = 800.0) -> float | None:
-    """:func:`estimate_card_width` of ``white`` opened by each of :data:`OPENED_CARDS` in turn, the
-    first that finds a whole card: a card whose outline a thin strip of other stock touches (a back's
-    white border, the stock of a card lying against it) joins that stock in one region, and an
-    opening wider than the strip parts them. ``None`` where no opening finds one.
+def opened_cards(white: np.ndarray, min_area: float = 800.0) -> list[tuple[np.ndarray, float]]:
+    """:func:`whole_card_boxes` of ``white`` opened by each of :data:`OPENED_CARDS` in turn, the first
+    that finds any: a card whose outline a thin strip of other stock touches (a back's white border,
+    the stock of a card lying against it) joins that stock in one region, and an opening wider than
+    the strip parts them. An opening can also leave a card's shape of a region that is no card (a
+    part of one): these are candidates, for a read at one of their corners to confirm.
 
     >>> white = np.zeros((400, 600), np.uint8); white[50:190, 50:150] = 255  # a card 100 x 140
     >>> white[100:104, 150:400] = 255; white[60:300, 400:404] = 255  # a thin border touching it
-    >>> estimate_card_width(white) is None, round(opened_card_width(white))
-    (True, 99)
+    >>> estimate_card_width(white) is None, [round(w) for _, w in opened_cards(white)]
+    (True, [99])
     """
     import cv2
 
     for share in OPENED_CARDS:
         k = max(3, int(round(share * min(white.shape[:2]))) | 1)
-        width = estimate_card_width(cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((k, k), np.uint8)), min_area)
-        if width is not None:
-            return width
-    return None
+        cards = whole_card_boxes(cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((k, k), np.uint8)), min_area)
+        if cards:
+            return cards
+    return []
 
 
 WIDTH_LADDER: tuple[float, ...] = (52.0, 66.0, 84.0, 107.0, 136.0)

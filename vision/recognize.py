@@ -2212,22 +2212,22 @@ class OnnxRecognizer:
             if not self._past_ladder(dets):
                 return dets
             # cards wider than the ladder reaches may read only in part at this size: halved, all of them
-            return self._read_smaller(sub, origin, felt, against=dets, measured=self._measured(masks)) or dets
+            return self._read_smaller(sub, origin, felt, against=dets, measured=self._whole(masks)) or dets
         if not masks.light:
-            return self._read_smaller(sub, origin, felt, measured=self._measured(masks)) or dets
+            return self._read_smaller(sub, origin, felt, measured=self._whole(masks)) or dets
         # read by the edges of a light table, where a card the frame cuts may be taken for the table:
         # as a grey felt too, each where the edges read nothing sure
         plain = self._search_width(frame, roi, detect.card_masks(sub, width, felt, light_table_rule=False), felt)[1]
         if self._any_sure(plain):
             return plain
-        measured = self._measured(masks)
+        measured = self._whole(masks)
         return (self._read_smaller(sub, origin, felt, measured=measured)
                 or self._read_smaller(sub, origin, felt, light_table_rule=False, measured=measured)
                 or dets)
 
     def _read_smaller(self, sub: np.ndarray, origin: tuple[int, int], felt: tuple[float, float, float] | None,
                       light_table_rule: bool = True, against: Sequence[Detection] = (),
-                      measured: float | None = None) -> list[Detection]:
+                      measured: Sequence[tuple[np.ndarray, float]] = ()) -> list[Detection]:
         """Cards wider than the width search reaches (a close photograph: cards 300 to 1,000
         pixels wide, fanned so that no whole card gives the width): ``sub`` read again halved,
         quartered, and so on while its short side can still hold a card of the smallest rung of
@@ -2239,8 +2239,8 @@ class OnnxRecognizer:
         top: :data:`HALVED_AT_TOP`) is read halved too, and a smaller size stands over a larger one
         where :meth:`_halved_stands` says so. ``[]`` where none stands. ``light_table_rule``:
         :func:`~vision.detect.card_masks`' own (``False`` where the edges of a light table read
-        nothing sure). ``measured``: the width of the whole cards in ``sub`` (:meth:`_measured`), which
-        a smaller size may no longer tell apart (:meth:`_search_width`'s ``known``).
+        nothing sure). ``measured``: the whole cards in ``sub`` (:meth:`_whole`), which a smaller size
+        may no longer tell apart (:meth:`_search_width`'s ``known``).
         """
         import cv2
 
@@ -2253,7 +2253,7 @@ class OnnxRecognizer:
             small = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
             sx, sy = sub.shape[1] / small.shape[1], sub.shape[0] / small.shape[0]
             dets = self._search_width(small, None, detect.card_masks(small, None, felt, light_table_rule), felt,
-                                      known=None if measured is None else measured / sx)[1]
+                                      known=[(box / (sx, sy), w / sx) for box, w in measured])[1]
             past = self._past_ladder(dets, HALVED_AT_TOP)  # at this size
             dets = [_scaled(d, sx, sy, origin) for d in dets]
             if self._halved_stands(found or against, dets):
@@ -2296,16 +2296,15 @@ class OnnxRecognizer:
         return width >= 0.99 * top if or_at else width > top
 
     @staticmethod
-    def _measured(masks: detect.Masks) -> float | None:
-        """The width of the whole cards in view in ``masks`` (:func:`~vision.detect.estimate_card_width`;
-        where none lies whole, where an opening parts one from stock touching it: :data:`OPENED_WIDTH`)."""
-        measured = detect.estimate_card_width(masks.white)
-        if measured is None and OPENED_WIDTH:
-            measured = detect.opened_card_width(masks.white)
-        return measured
+    def _whole(masks: detect.Masks) -> list[tuple[np.ndarray, float]]:
+        """The whole cards in view in ``masks`` (:func:`~vision.detect.whole_card_boxes`; where none lies
+        whole, those an opening parts from stock touching them: :data:`OPENED_WIDTH`), each its corners
+        and width."""
+        cards = detect.whole_card_boxes(masks.white)
+        return cards if cards or not OPENED_WIDTH else detect.opened_cards(masks.white)
 
     def _search_width(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None, masks: detect.Masks,
-                      felt: tuple[float, float, float] | None, known: float | None = None
+                      felt: tuple[float, float, float] | None, known: Sequence[tuple[np.ndarray, float]] = ()
                       ) -> tuple[float, list[Detection]]:
         """Read ``roi`` at the card width whose crops read best, when no width is configured.
 
@@ -2325,9 +2324,9 @@ class OnnxRecognizer:
         read with every proposer and assembled with the chosen width's, so a card is one detection
         whichever width found it. The width returned is the chosen one.
 
-        ``known``: the width of the whole cards measured on the frame this one was halved from (at
-        this one's size), for placing cards where neither this frame's reads nor its whole cards
-        measure it (:data:`OPENED_WIDTH`).
+        ``known``: the whole cards of the frame this one was halved from (:meth:`_whole`, at this one's
+        size), for placing cards where neither this frame's reads nor its whole cards measure the
+        width, each only where a card is read at one of its corners (:data:`OPENED_WIDTH`).
 
         A deck whose index the classifier refuses for its size (real designs print it smaller or
         larger than the training decks) can read few corners sure at any width. The scale-tolerant
@@ -2394,7 +2393,8 @@ class OnnxRecognizer:
         readings = self.read_corners(frame, corners, stock=stock)
         dets = self._assemble(corners, readings, frame)
         card = (implied_card_width(dets, self.threshold) or measured
-                or (detect.opened_card_width(masks.white) if OPENED_WIDTH else None) or known)
+                or read_whole_width([*(detect.opened_cards(masks.white) if OPENED_WIDTH else []), *known], dets,
+                                    self.threshold))
         if card is not None and (1.0 + IMPLIED_WIDTH_OFF) * card < best <= IMPLIED_WIDTH_MOST * card:
             # the index reads best at a larger width than the cards' own (a jumbo index): the same
             # reads, each card placed at the width its two read corners measure (else the whole
@@ -3196,13 +3196,37 @@ def fit_to_edge(d: Detection, stock: np.ndarray, ground: np.ndarray) -> Detectio
 
 OPENED_WIDTH = True
 """Where no card lies whole in the card stock of a region the width search reads, and none of its cards
-is read at both index corners, the width of a whole card an opening parts from stock touching it
-(:func:`vision.detect.opened_card_width`: a back's white border, a card lying against it) places the
-cards as the whole cards in view would (:data:`IMPLIED_WIDTH_OFF`), and a frame read halved takes the
-width measured at its own size where the smaller one measures none (``known``,
-:meth:`OnnxRecognizer._search_width`). Only to place cards: as one of the widths searched too, it read 2
-seen and 6 unseen cards fewer in close photographs. ``False``: no opening; the larger frame's whole
-cards still go with it into its halved reads (sixtieth session)."""
+is read at both index corners, a whole card an opening parts from stock touching it
+(:func:`vision.detect.opened_cards`: a back's white border, a card lying against it) places the cards
+as the whole cards in view would (:data:`IMPLIED_WIDTH_OFF`), where a card is read sure at one of its
+corners (:func:`read_whole_width`); a frame read halved takes the whole cards of its own size so too
+(``known``, :meth:`OnnxRecognizer._search_width`). Only to place cards: as one of the widths searched
+too, it read 2 seen and 6 unseen cards fewer in close photographs; unconfirmed by a read, a part of a
+900 px card an opening left in a card's shape placed four cards of a 12-megapixel photograph at 407 px.
+``False``: no opening; the larger frame's whole cards still go with it into its halved reads (sixtieth
+session)."""
+OPENED_AT = 0.2
+"""How near one of a whole card's corners (a share of its width) an index corner read sure must lie for
+that card to measure the width (:func:`read_whole_width`)."""
+
+
+def read_whole_width(cards: Sequence[tuple[np.ndarray, float]], dets: Sequence[Detection],
+                     threshold: float) -> float | None:
+    """The median width of the whole cards of ``cards`` (each its four corners and width) at one of
+    whose corners an index corner of a card of ``dets`` read sure lies (:data:`OPENED_AT`); ``None``
+    with none. A region in a card's shape is taken for a card where one is read there.
+
+    >>> from controller.cards import Card
+    >>> box = np.array([[0.0, 0.0], [63.0, 0.0], [63.0, 88.0], [0.0, 88.0]])
+    >>> q = ((2.0, 3.0), (109.0, 3.0), (109.0, 153.0), (2.0, 153.0))
+    >>> d = Detection(Card.parse("6h"), 0.99, q, 1, read_at=((2.0, 3.0, 1.0, 0.0),))
+    >>> read_whole_width([(box, 63.0)], [d], 0.96), read_whole_width([(box + 40, 63.0)], [d], 0.96)
+    (63.0, None)
+    """
+    widths = [w for box, w in cards
+              if any(d.card is not None and d.confidence >= threshold
+                     and any(min(math.dist(r[:2], p) for p in box) < OPENED_AT * w for r in d.read_at) for d in dets)]
+    return float(np.median(widths)) if widths else None
 
 FITTED_PAST: float | None = 1.25
 """Where cards of one region were placed at the width their own card stock or left edge measures
