@@ -297,8 +297,9 @@ def test_r2_a_whole_card_touching_a_backs_white_border_still_measures_the_cards(
     (4 x 3 card widths, scene 7) is read halved and quartered, at 1.45 and 1.7 times their width. Its
     6h lies whole, but a back's white border touches it, so the stock is one region and no whole card
     measured the width: three cards were placed 0.6 card widths off. An opening parts the 6h from the
-    border (``detect.opened_card_width``), the width it measures goes with the frame into its halved
-    reads, and every card is placed at it: five right, none wrong."""
+    border (``detect.opened_cards``), the 6h read at its corner confirms it a card
+    (``recognize.read_whole_width``), it goes with the frame into its halved reads, and every card is
+    placed at its width: five right, none wrong."""
     from vision import recognize, render
 
     if len(render.available(render.REAL_DECKS)) < len(render.REAL_DECKS):
