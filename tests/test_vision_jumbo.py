@@ -167,7 +167,8 @@ def test_r2_with_no_width_configured_a_jumbo_card_is_placed_at_the_width_its_two
         assert right_measured >= 10 and wrong_measured == 0
         assert all(abs(w / scene.card_width - 1) < 0.1 for w in widths), (scene.card_width, widths)
     monkeypatch.setattr(recognize, "IMPLIED_WIDTH_OFF", 10.0)  # never: the cards at the search's width
-    monkeypatch.setattr(recognize, "EDGE_FIT_BELOW", None)  # (nor each at its own edge's)
+    monkeypatch.setattr(recognize, "EDGE_FIT_BELOW", None)  # (nor each at its own edge's,
+    monkeypatch.setattr(recognize, "FITTED_PAST", None)  # nor as wide as a card its stock placed)
     widths, right_before, wrong_before = reads()
     assert sum(w > 1.3 * scene.card_width for w in widths) > len(widths) / 2
     assert wrong_before >= 3 and right_before < right
