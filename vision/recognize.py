@@ -3199,8 +3199,8 @@ OPENED_WIDTH = True
 is read at both index corners, a whole card an opening parts from stock touching it
 (:func:`vision.detect.opened_cards`: a back's white border, a card lying against it) places the cards
 as the whole cards in view would (:data:`IMPLIED_WIDTH_OFF`), where a card is read sure at one of its
-corners (:func:`read_whole_width`); a frame read halved takes the whole cards of its own size so too
-(``known``, :meth:`OnnxRecognizer._search_width`). Only to place cards: as one of the widths searched
+corners (:func:`read_whole_width`); a frame read halved takes the whole cards found at the frame's own
+size so too (``known``, :meth:`OnnxRecognizer._search_width`). Only to place cards: as one of the widths searched
 too, it read 2 seen and 6 unseen cards fewer in close photographs; unconfirmed by a read, a part of a
 900 px card an opening left in a card's shape placed four cards of a 12-megapixel photograph at 407 px.
 ``False``: no opening; the larger frame's whole cards still go with it into its halved reads (sixtieth
@@ -3227,6 +3227,7 @@ def read_whole_width(cards: Sequence[tuple[np.ndarray, float]], dets: Sequence[D
               if any(d.card is not None and d.confidence >= threshold
                      and any(min(math.dist(r[:2], p) for p in box) < OPENED_AT * w for r in d.read_at) for d in dets)]
     return float(np.median(widths)) if widths else None
+
 
 FITTED_PAST: float | None = 1.25
 """Where cards of one region were placed at the width their own card stock or left edge measures
