@@ -196,12 +196,12 @@ def test_cards_wider_than_the_width_search_are_read_on_a_smaller_frame(recognize
 
 
 def close_scene(width: float, i: int, decks=None, frame: tuple[int, int] = (8, 6)):  # type: ignore[no-untyped-def]
-    """A close photograph of the benchmark's kind (``bench/vision_close.py``): cards ``width``
-    pixels wide on a frame eight card widths wide (``frame``: its width and height in card widths)."""
+    """A close photograph of the benchmark's (``bench/vision_close.py``'s ``close_scene``): cards ``width``
+    pixels wide on a frame eight card widths wide (``frame``: its width and height in card widths), of
+    the seen decks unless ``decks``."""
     from vision import render
 
-    return render.render_scene(np.random.default_rng([777001, int(width), i]), decks or render.TRAIN_DECKS,
-                               width=int(frame[0] * width), height=int(frame[1] * width), card_width=float(width))
+    return _bench_module("vision_close").close_scene(decks or render.TRAIN_DECKS, width, i, frame)
 
 
 def right_and_wrong(recognizer, scene) -> tuple[int, int]:  # type: ignore[no-untyped-def]
