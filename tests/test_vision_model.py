@@ -292,6 +292,29 @@ def test_r2_a_jumbo_card_whose_edges_are_covered_is_placed_as_wide_as_those_meas
     assert right_and_wrong(recognizer, scene) == before
 
 
+@pytest.mark.parametrize(("felt", "now"), [((120, 150, 170), 12), ((40, 70, 110), 10)], ids=["tan", "brown"])
+def test_r2_one_cards_edge_does_not_place_a_fan_its_cards_read_at_both_corners_measured(recognizer, monkeypatch,
+                                                                                        felt, now):
+    """Benchmark scene 129 (seeds ``[424242, i]``, seen decks) on a tan or a brown felt
+    (``bench/vision_felt.py``'s): a fan of 100 px cards, four read at both index corners, which measure
+    99 px (``implied_card_width``). The 5h's left edge seemed to end at felt 49 px down, where the next
+    card's shadow lies, so ``fit_to_edge`` placed it at 49 px, and ``place_as_fitted`` placed nine more
+    cards of the fan at that width: four sure reads off their cards (five on the brown felt). A width one
+    card's edge measures now places cards only where it agrees with the width the cards read at both
+    corners measure (``FIT_IMPLIED_AGREE``): twelve right (ten), none wrong, none placed at 49 px."""
+    from vision import recognize, render
+
+    monkeypatch.setattr(render, "FELTS", [felt] * len(render.FELTS))
+    scene = _bench_scene(424242, 129)
+    assert right_and_wrong(recognizer, scene) == (now, 0)
+    widths = [math.dist(*d.corners[:2]) for d in recognizer.recognize(scene.image)
+              if d.card is not None and d.confidence >= recognizer.threshold]
+    assert min(widths) > 0.8 * scene.card_width, widths  # none at 49 px (the search reads at 84 to 111)
+    monkeypatch.setattr(recognize, "FIT_IMPLIED_AGREE", None)
+    right, wrong = right_and_wrong(recognizer, scene)
+    assert wrong >= 4, (right, wrong)
+
+
 def test_r2_a_whole_card_touching_a_backs_white_border_still_measures_the_cards(recognizer, monkeypatch):
     """`kde-nicu-white` prints an index about 1.7 times a standard one; a photograph of its 250 px cards
     (4 x 3 card widths, scene 7) is read halved and quartered, at 1.45 and 1.7 times their width. Its

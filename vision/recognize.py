@@ -2392,7 +2392,8 @@ class OnnxRecognizer:
             corners += detect.find_corners(frame, max(apart, key=runner_up), roi, masks, felt)
         readings = self.read_corners(frame, corners, stock=stock)
         dets = self._assemble(corners, readings, frame)
-        card = (implied_card_width(dets, self.threshold) or measured
+        implied = implied_card_width(dets, self.threshold)
+        card = (implied or measured
                 or read_whole_width([*(detect.opened_cards(masks.white) if OPENED_WIDTH else []), *known], dets,
                                     self.threshold))
         if card is not None and (1.0 + IMPLIED_WIDTH_OFF) * card < best <= IMPLIED_WIDTH_MOST * card:
@@ -2404,10 +2405,10 @@ class OnnxRecognizer:
         ground = detect.stock_frame(frame.shape, [(roi, masks)], "foreground")
         read = dets
         dets = [d if d.card is None or d.confidence < self.threshold
-                else placed if (placed := fit_to_stock(d, stock)) is not d else fit_to_edge(d, stock, ground)
+                else placed if (placed := fit_to_stock(d, stock)) is not d else fit_to_edge(d, stock, ground, implied)
                 for d in dets]
         # cards whose own edges are covered, as wide as those whose stock or edge measured them
-        dets = place_as_fitted(dets, [d for d, was in zip(dets, read) if d is not was], self.threshold)
+        dets = place_as_fitted(dets, [d for d, was in zip(dets, read) if d is not was], self.threshold, implied)
         return best, self._trusted(one_place_per_card(dets, stock, self.threshold), masks, frame,
                                    black_raises=TOLERANT_WIDTH_BODY or not switched)
 
@@ -3145,13 +3146,16 @@ def edge_run(stock: np.ndarray, ground: np.ndarray, origin: np.ndarray, along: n
     return float(t[stop] - 0.5)
 
 
-def fit_to_edge(d: Detection, stock: np.ndarray, ground: np.ndarray) -> Detection:
+def fit_to_edge(d: Detection, stock: np.ndarray, ground: np.ndarray, implied: float | None = None) -> Detection:
     """``d`` placed at the width its left edge measures, when it was read at one index corner (by one
     proposal, or by several within a quarter of its width: the first is taken) at a width far
     larger than the card (:data:`EDGE_FIT_BELOW`): the stock from that corner along the
     card's long side ends at felt (:func:`edge_run`) at the same length on three lines
     (:data:`EDGE_FIT_INSETS`, :data:`EDGE_FIT_AGREE`), the card's bottom edge, and the card is
     placed from its corner at that length over :data:`vision.detect.ASPECT`. The read is unchanged.
+    ``implied``: the width the region's cards read at both index corners measure
+    (:func:`implied_card_width`), which a width the edge measures must agree with
+    (:data:`FIT_IMPLIED_AGREE`).
 
     >>> from controller.cards import Card
     >>> stock = np.zeros((300, 300), np.uint8); stock[20:108, 20:83] = 255  # a card 63 x 88
@@ -3162,6 +3166,8 @@ def fit_to_edge(d: Detection, stock: np.ndarray, ground: np.ndarray) -> Detectio
     ...                 read_at=((20.0, 20.0, 1.0, 0.0),))
     >>> [tuple(round(v) for v in p) for p in fit_to_edge(big, stock, ground).corners]
     [(20, 20), (83, 20), (83, 108), (20, 108)]
+    >>> fit_to_edge(big, stock, ground, implied=100.0) is big  # two read corners measured 100 px
+    True
     >>> ground[108:118, 20:83] = 255  # a chip against its bottom edge: the edge is not the card's
     >>> fit_to_edge(big, stock, ground) is big
     True
@@ -3188,7 +3194,7 @@ def fit_to_edge(d: Detection, stock: np.ndarray, ground: np.ndarray) -> Detectio
     if max(runs) - min(runs) > EDGE_FIT_AGREE * first:
         return d
     width = float(np.mean(runs)) / detect.ASPECT
-    if not EDGE_FIT_LEAST * read <= width < EDGE_FIT_BELOW * read:
+    if not EDGE_FIT_LEAST * read <= width < EDGE_FIT_BELOW * read or not _agrees_with_implied(width, implied):
         return d
     quad = detect.Corner((x, y), (ux, uy), (-uy, ux), width).card_quad()
     return dataclasses.replace(d, corners=tuple((float(a), float(b)) for a, b in quad.tolist()))
@@ -3229,6 +3235,25 @@ def read_whole_width(cards: Sequence[tuple[np.ndarray, float]], dets: Sequence[D
     return float(np.median(widths)) if widths else None
 
 
+FIT_IMPLIED_AGREE: float | None = 0.15
+"""Where cards of a region are read sure at both index corners, the width those measure
+(:func:`implied_card_width`) outranks one card's own edge: a card is placed at the width its left edge
+measures (:func:`fit_to_edge`), and the cards placed so or by their stock give their width to the rest
+(:func:`place_as_fitted`), only within this share of it. ``None``: no such check. Sixty-first session:
+on a tan felt a fan of 100 px cards, four read at both corners (99 px), had one card's left edge end
+49 px down where the next card's shadow lay, and every other card of the fan was placed at 49 px: four
+sure reads counted wrong."""
+
+
+def _agrees_with_implied(width: float, implied: float | None) -> bool:
+    """Whether ``width`` lies within :data:`FIT_IMPLIED_AGREE` of ``implied`` (true with no ``implied``).
+
+    >>> _agrees_with_implied(49.0, 99.0), _agrees_with_implied(92.0, 99.0), _agrees_with_implied(49.0, None)
+    (False, True, True)
+    """
+    return implied is None or FIT_IMPLIED_AGREE is None or abs(width / implied - 1.0) <= FIT_IMPLIED_AGREE
+
+
 FITTED_PAST: float | None = 1.25
 """Where cards of one region were placed at the width their own card stock or left edge measures
 (:func:`fit_to_stock`, :func:`fit_to_edge`), every other card read sure at one index corner and placed
@@ -3241,11 +3266,13 @@ FITTED_LEAST = 1
 """How many fitted cards it takes."""
 
 
-def place_as_fitted(dets: Sequence[Detection], fitted: Sequence[Detection], threshold: float) -> list[Detection]:
+def place_as_fitted(dets: Sequence[Detection], fitted: Sequence[Detection], threshold: float,
+                    implied: float | None = None) -> list[Detection]:
     """``dets`` with each card read sure at one index corner and placed more than :data:`FITTED_PAST`
     times wider than the cards of ``fitted`` (those :func:`fit_to_stock` or :func:`fit_to_edge` placed,
-    agreeing within :data:`FITTED_AGREE`) placed from that corner at their median width. The reads are
-    unchanged.
+    agreeing within :data:`FITTED_AGREE`, and with ``implied`` where the region's cards read at both
+    index corners measure it: :data:`FIT_IMPLIED_AGREE`) placed from that corner at their median width.
+    The reads are unchanged.
 
     >>> from controller.cards import Card
     >>> def det(card, x, w):
@@ -3256,12 +3283,14 @@ def place_as_fitted(dets: Sequence[Detection], fitted: Sequence[Detection], thre
     [63, 63]
     >>> [round(math.dist(*d.corners[:2])) for d in place_as_fitted([fit, big], [], 0.96)]
     [63, 107]
+    >>> [round(math.dist(*d.corners[:2])) for d in place_as_fitted([fit, big], [fit], 0.96, implied=105.0)]
+    [63, 107]
     """
     if FITTED_PAST is None or len(fitted) < FITTED_LEAST:
         return list(dets)
     widths = [math.dist(d.corners[0], d.corners[1]) for d in fitted]
     width = float(np.median(widths))
-    if any(abs(w / width - 1.0) > FITTED_AGREE for w in widths):
+    if any(abs(w / width - 1.0) > FITTED_AGREE for w in widths) or not _agrees_with_implied(width, implied):
         return list(dets)
     out = []
     for d in dets:
