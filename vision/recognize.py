@@ -2919,6 +2919,13 @@ SAME_CARD_FAR: float | None = 1.2
 """Two reads of one card at or above the threshold whose centres lie within this many card widths
 are one card read at two of its corners, and the place that lies on card stock stands
 (:func:`one_place_per_card`); ``None``: both stand (thirty-third session)."""
+SAME_CARD_ELSEWHERE = True
+"""A deck has one of each card: where one card is read sure at two index corners along the diagonal of
+one place (its two corners agree, and measure the card, :func:`implied_cards`) and sure at one index
+corner at another place farther than :data:`SAME_CARD_FAR` (and not the two extra indices of
+:data:`SAME_CARD_BETWEEN`), the one-corner read is made unreadable (:func:`one_place_per_card`).
+Sixty-first session: a 6d whose index lay half under the next card was read as the 5d lying beside
+the fan, 0.97 under a cool light, 0.99 on a silver felt."""
 SAME_CARD_BETWEEN: float | None = 1.8
 """Two reads of one card at or above the threshold whose centres lie from :data:`SAME_CARD_FAR` to this
 many card widths apart, read at index corners that face opposite ways (:data:`PAIR_OPPOSITE`), are
@@ -3025,7 +3032,31 @@ def one_place_per_card(dets: Sequence[Detection], stock: np.ndarray, threshold: 
                                                  indices_read=k.indices_read + o.indices_read,
                                                  read_at=k.read_at + o.read_at)
                 drop.add(other)
-    return [d for i, d in enumerate(dets) if i not in drop]
+    out = [d for i, d in enumerate(dets) if i not in drop]
+    return _read_elsewhere(out, threshold) if SAME_CARD_ELSEWHERE else out
+
+
+def _read_elsewhere(dets: Sequence[Detection], threshold: float) -> list[Detection]:
+    """``dets`` with each card read sure at one index corner made unreadable where the same card is
+    read sure at two index corners along the diagonal of another place (:func:`implied_cards`):
+    :data:`SAME_CARD_ELSEWHERE`.
+
+    >>> from controller.cards import Card
+    >>> q = ((0.0, 0.0), (63.0, 0.0), (63.0, 88.0), (0.0, 88.0))
+    >>> both = Detection(Card.parse("5d"), 0.9999, q, 2, read_at=((0.0, 0.0, 1.0, 0.0), (63.0, 88.0, -1.0, 0.0)))
+    >>> far = tuple((x + 200.0, y) for x, y in q)
+    >>> one = Detection(Card.parse("5d"), 0.97, far, 1, read_at=((200.0, 0.0, 1.0, 0.0),))
+    >>> [(str(d.card), str(d.refused)) for d in _read_elsewhere([both, one], 0.96)]
+    [('5d', 'None'), ('None', '5d')]
+    >>> one_more = dataclasses.replace(both, indices_read=1, read_at=both.read_at[:1])  # one corner each
+    >>> [str(d.card) for d in _read_elsewhere([one_more, one], 0.96)]
+    ['5d', '5d']
+    """
+    both = {d.card for d in dets if d.card is not None and d.confidence >= threshold and d.indices_read >= 2
+            and implied_cards([d], threshold)}
+    if not both:
+        return list(dets)
+    return [_unread(d) if d.card in both and d.confidence >= threshold and d.indices_read == 1 else d for d in dets]
 
 
 SHRINK_BELOW: float | None = 0.5
