@@ -2919,7 +2919,7 @@ SAME_CARD_FAR: float | None = 1.2
 """Two reads of one card at or above the threshold whose centres lie within this many card widths
 are one card read at two of its corners, and the place that lies on card stock stands
 (:func:`one_place_per_card`); ``None``: both stand (thirty-third session)."""
-SAME_CARD_ELSEWHERE = True
+SAME_CARD_ELSEWHERE: bool = True
 """A deck has one of each card: where one card is read sure at two index corners along the diagonal of
 one place (its two corners agree, and measure the card, :func:`implied_cards`) and sure at one index
 corner at another place farther than :data:`SAME_CARD_FAR` (and not the two extra indices of
@@ -2975,7 +2975,8 @@ def one_place_per_card(dets: Sequence[Detection], stock: np.ndarray, threshold: 
     two places of one card the one more on card stock (:func:`stock_fit`) stands, then the one read
     at more index corners, then the surer. Where the card was read at both extra indices, its two
     places lie on either side of it, farther apart, facing opposite ways (:data:`SAME_CARD_BETWEEN`):
-    the surer read stands, placed midway between the two.
+    the surer read stands, placed midway between the two. Farther apart still, a read at one index
+    corner gives way to a read of the card at both its corners (:data:`SAME_CARD_ELSEWHERE`).
 
     >>> from controller.cards import Card
     >>> stock = np.zeros((200, 200), np.uint8); stock[20:108, 20:83] = 255
