@@ -100,6 +100,9 @@ class Masks:
     :func:`faint_print`."""
     _measures: dict[str, float | None] = dataclasses.field(default_factory=dict, init=False, repr=False,
                                                            compare=False)
+    _boxes: dict[str, list[tuple[np.ndarray, float]]] = dataclasses.field(default_factory=dict, init=False,
+                                                                          repr=False, compare=False)
+    """:meth:`card_boxes` (``"whole"``) and :meth:`opened_boxes` (``"opened"``), found once."""
 
     def outlines(self, which: str) -> tuple[np.ndarray, ...]:
         """The outer contours, every point, of the mask named ``which`` (``"white"``, ``"foreground"``
@@ -137,6 +140,18 @@ class Masks:
                                                          cv2.CMP_GT)
             found = darkest, coloured
         return found  # type: ignore[return-value]
+
+    def card_boxes(self) -> list[tuple[np.ndarray, float]]:
+        """:func:`whole_card_boxes` of :attr:`white`, found once (the masks must not change after)."""
+        if "whole" not in self._boxes:
+            self._boxes["whole"] = whole_card_boxes(self.white)
+        return self._boxes["whole"]
+
+    def opened_boxes(self) -> list[tuple[np.ndarray, float]]:
+        """:func:`opened_cards` of :attr:`white`, found once (the masks must not change after)."""
+        if "opened" not in self._boxes:
+            self._boxes["opened"] = opened_cards(self.white)
+        return self._boxes["opened"]
 
     def edge_width(self) -> float | None:
         """The width of the card edges in :attr:`image` (:func:`vision.focus.edge_width`: how far

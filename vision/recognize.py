@@ -2300,8 +2300,8 @@ class OnnxRecognizer:
         """The whole cards in view in ``masks`` (:func:`~vision.detect.whole_card_boxes`; where none lies
         whole, those an opening parts from stock touching them: :data:`OPENED_WIDTH`), each its corners
         and width."""
-        cards = detect.whole_card_boxes(masks.white)
-        return cards if cards or not OPENED_WIDTH else detect.opened_cards(masks.white)
+        cards = masks.card_boxes()
+        return cards if cards or not OPENED_WIDTH else masks.opened_boxes()
 
     def _search_width(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None, masks: detect.Masks,
                       felt: tuple[float, float, float] | None, known: Sequence[tuple[np.ndarray, float]] = ()
@@ -2368,7 +2368,8 @@ class OnnxRecognizer:
             score(w)
             return tolerant[round(w, 1)], tried[round(w, 1)][1]
 
-        measured = detect.estimate_card_width(masks.white)
+        whole = [w for _, w in masks.card_boxes()]  # as detect.estimate_card_width measures them
+        measured = float(np.median(whole)) if whole else None
         first = ([measured] if measured else []) + list(detect.WIDTH_LADDER)
         best = max(first, key=score)  # max keeps the first of equal scores
         for step in (0.08, 0.04):
@@ -2394,8 +2395,7 @@ class OnnxRecognizer:
         dets = self._assemble(corners, readings, frame)
         implied = implied_card_width(dets, self.threshold)
         card = (implied or measured
-                or read_whole_width([*(detect.opened_cards(masks.white) if OPENED_WIDTH else []), *known], dets,
-                                    self.threshold))
+                or read_whole_width([*(masks.opened_boxes() if OPENED_WIDTH else []), *known], dets, self.threshold))
         if card is not None and (1.0 + IMPLIED_WIDTH_OFF) * card < best <= IMPLIED_WIDTH_MOST * card:
             # the index reads best at a larger width than the cards' own (a jumbo index): the same
             # reads, each card placed at the width its two read corners measure (else the whole
