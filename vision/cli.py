@@ -150,20 +150,27 @@ def cmd_check(args) -> int:
     except SourceError as exc:
         return _fail(str(exc))
     last = None
-    with src:
-        for i, frame in src:
-            # a still is the same picture however long it is watched: hold it for the stability count
-            if src.is_still:
-                raw = watcher.judge(frame, frame_index=i)
-                for _ in range(cam.stable_frames):
-                    views = [watcher.stability.update(v) for v in raw]
-            else:
-                views = watcher.watch(frame, frame_index=i)
-            last = (i, views)
-            if args.every:
-                _print_views(args, i, views)
-            if args.frames and i + 1 >= args.frames:
-                break
+    judged = 0  # frames looked at (a camera's or a stream's indices skip the frames it sent meanwhile)
+    try:
+        with src:
+            for i, frame in src:
+                # a still is the same picture however long it is watched: hold it for the stability count
+                if src.is_still:
+                    raw = watcher.judge(frame, frame_index=i)
+                    for _ in range(cam.stable_frames):
+                        views = [watcher.stability.update(v) for v in raw]
+                else:
+                    views = watcher.watch(frame, frame_index=i)
+                last = (i, views)
+                judged += 1
+                if args.every:
+                    _print_views(args, i, views)
+                if args.frames and judged >= args.frames:
+                    break
+    except SourceError as exc:  # a camera or a stream that stopped sending frames
+        if last is not None and not args.every:
+            _print_views(args, *last)
+        return _fail(str(exc))
     if last is None:
         return _fail(f"{args.source}: no frames")
     if not args.every:
