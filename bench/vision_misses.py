@@ -1,6 +1,7 @@
 """Where the vision recall goes: every readable card the recogniser misses, put in one class.
 
     python bench/vision_misses.py --set seen --scenes 300 --seed 50505 [--procs 2] [--json OUT]
+                                  [--montage PNG [--per-band 30]]
 
 Scenes are read as ``bench/bench_vision.py`` reads them (``OnnxRecognizer.recognize``, the width
 searched), from seeds ``default_rng([seed, i])`` (50505 and 60606 are the tuning seeds; the
@@ -23,6 +24,9 @@ card at each of them:
                   width, or a sure card's place lies over it).
 
 Prints one JSON object: the counts, their share of the readable cards, and the same by card width.
+``--montage PNG`` also draws the missed cards' index corners as the camera saw them (each its first
+corner in view, enlarged with its pixels kept square, labelled with the card and the class), a row
+of up to ``--per-band`` for each card-width band: what the index classifier was given.
 """
 
 from __future__ import annotations
@@ -109,6 +113,58 @@ def classify_scene(rec, scene) -> list[tuple[str, str, float]]:  # type: ignore[
     return out
 
 
+TILE = (72, 126)
+"""Width and height (pixels) of a ``--montage`` tile: the index corner, 0.32 by 0.56 card widths."""
+
+
+def index_tile(image: np.ndarray, truth, width: float, label: str) -> np.ndarray | None:  # type: ignore[no-untyped-def]
+    """The first fully visible index corner of the card ``truth`` in ``image``, upright, enlarged to
+    :data:`TILE` nearest-neighbour (its pixels as the camera took them), with ``label`` under it."""
+    import cv2
+
+    quad = np.array(truth.corners, np.float64)
+    k = next((k for k in (0, 1) if truth.index_visible[k] >= 0.98), None)
+    if k is None:
+        return None
+    a, b, d = (quad[0], quad[1], quad[3]) if k == 0 else (quad[2], quad[3], quad[1])
+    u = (b - a) / np.linalg.norm(b - a)
+    v = (d - a) / np.linalg.norm(d - a)
+    w, h = 0.32 * width, 0.56 * width
+    src = np.float32([a, a + u * w, a + v * h])
+    m = cv2.getAffineTransform(np.float32([[0, 0], [TILE[0], 0], [0, TILE[1]]]), src)
+    tile = cv2.warpAffine(image, m, TILE, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_CONSTANT)
+    bar = np.full((18, TILE[0], 3), 255, np.uint8)
+    cv2.putText(bar, label, (2, 13), cv2.FONT_HERSHEY_SIMPLEX, 0.38, (0, 0, 0), 1, cv2.LINE_AA)
+    return np.vstack([tile, bar])
+
+
+def classify_with_tiles(rec, scene) -> list:  # type: ignore[no-untyped-def]
+    """:func:`classify_scene`'s rows, each with the :func:`index_tile` of a missed card (``None`` for
+    a card read right)."""
+    rows = classify_scene(rec, scene)
+    readable = [t for t in scene.cards if t.readable]
+    return [(card, kind, w, None if kind == "right" else index_tile(scene.image, t, w, f"{card} {kind[:9]}"))
+            for (card, kind, w), t in zip(rows, readable)]
+
+
+def montage(rows: list, per_band: int) -> np.ndarray:
+    """The tiles of ``rows`` (:func:`classify_with_tiles`), a row of up to ``per_band`` a card-width
+    band, each row named."""
+    import cv2
+
+    th, tw = TILE[1] + 18, TILE[0]
+    lines = []
+    for name, lo, hi in BANDS:
+        tiles = [r[3] for r in rows if r[3] is not None and lo <= r[2] < hi][:per_band]
+        line = np.full((th, 90 + per_band * (tw + 2), 3), 255, np.uint8)
+        cv2.putText(line, f"{name} px", (4, th // 2), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
+        for i, t in enumerate(tiles):
+            line[:, 90 + i * (tw + 2) : 90 + i * (tw + 2) + tw] = t
+        lines.append(line)
+    return np.vstack(lines)
+
+
 def scene_rows(job: tuple[str, int, int, int], per_scene) -> list:  # type: ignore[no-untyped-def]
     """``per_scene(recogniser, scene)``'s rows for the scenes of ``job`` (deck set, first and last
     scene index, seed), read by one recogniser on one thread: a worker's share of a deck-set tool."""
@@ -131,7 +187,12 @@ def _work(job: tuple[str, int, int, int]) -> list[tuple[str, str, float]]:
     return scene_rows(job, classify_scene)
 
 
-def scene_args(description: str, argv: list[str] | None, scenes: int, seed: int):  # type: ignore[no-untyped-def]
+def _work_tiles(job: tuple[str, int, int, int]) -> list:
+    return scene_rows(job, classify_with_tiles)
+
+
+def scene_args(description: str, argv: list[str] | None, scenes: int, seed: int,  # type: ignore[no-untyped-def]
+               montage_args: bool = False):
     """The command line the deck-set tools share (``--set``, ``--scenes``, ``--seed``, ``--procs``,
     ``--json``), checked, and the jobs it makes for :func:`scene_rows`: ``(args, jobs, procs)``."""
     ap = argparse.ArgumentParser(description=description)
@@ -140,6 +201,9 @@ def scene_args(description: str, argv: list[str] | None, scenes: int, seed: int)
     ap.add_argument("--seed", type=int, default=seed, help="scene seeds [seed, i]; the benchmark's is 424242")
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--json", help="also write the result here")
+    if montage_args:
+        ap.add_argument("--montage", metavar="PNG", help="also draw the missed cards' index corners here")
+        ap.add_argument("--per-band", type=int, default=30, help="tiles a card-width band in --montage")
     args = ap.parse_args(argv)
     if args.scenes < 1 or args.procs < 1:
         ap.error("--scenes and --procs must be at least 1")
@@ -161,11 +225,16 @@ def summary(rows: list[tuple[str, str, float]]) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args, jobs, procs = scene_args(__doc__.splitlines()[0], argv, 300, 50505)
+    args, jobs, procs = scene_args(__doc__.splitlines()[0], argv, 300, 50505, montage_args=True)
     from bench_vision import emit, pool_map
 
-    rows = [r for part in pool_map(_work, jobs, procs) for r in part]
-    emit({"set": args.set, "scenes": args.scenes, "seed": args.seed, **summary(rows)}, args.json)
+    rows = [r for part in pool_map(_work_tiles if args.montage else _work, jobs, procs) for r in part]
+    emit({"set": args.set, "scenes": args.scenes, "seed": args.seed, **summary([r[:3] for r in rows])}, args.json)
+    if args.montage:
+        import cv2
+
+        if not cv2.imwrite(args.montage, montage(rows, max(1, args.per_band))):
+            raise SystemExit(f"{args.montage}: cannot write the picture")
     return 0
 
 

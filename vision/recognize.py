@@ -198,6 +198,35 @@ _LOOK_AGAIN = SECOND_LOOK[:_IN_PLACE] + SECOND_LOOK[_IN_PLACE + 1 :]
 SECOND_LOOK_FROM = 0.3
 """A corner whose best card has at least this probability, but less than the threshold, is looked at
 again."""
+SECOND_LOOK_TURN: float | None = 0.15
+"""Radians (8.6 degrees) a corner the second look leaves below the threshold is turned, either way,
+for a third look (:meth:`OnnxRecognizer._look_again`): five crops a turn (:data:`SECOND_LOOK_SHIFTS`)
+at the proposal's own scale, averaged. A proposer measures a corner's angle from what it sees (the
+slant from a rank to its suit, an edge a shadow or a finger shortens), and a crop turned from the
+index reads it unsure; but not only then: the 9h of benchmark scene 69, proposed within 2 degrees of
+its card's edge, reads unsure straight and sure turned. ``None``: no third look. Sixty-second session,
+first 1,000 benchmark scenes: seen 5,802 -> 5,806 right (a wrong read fewer: a Qc placed off its card
+now read at its own index), unseen 5,728 -> 5,733, no read lost and no wrong read more; turns of 0.1
+and 0.2 radians read 2 and 9 more, one seen wrong read more; at every scale of the second look, 6 and 5
+more, three times the crops."""
+TABLE_TURNED_LOOK = False
+"""Whether a table's seat zones (:meth:`OnnxRecognizer.recognize_zones`, the camera's frames) get the
+third look (:data:`SECOND_LOOK_TURN`) as photographs and scenes read whole do. Not: on the latency
+benchmark's table views it looked at 1.1 corners a frame, 10 crops each, 2.6 ms of a frame at the
+50 ms limit; and a camera gives a seat a new look every frame, a photograph only one."""
+TURNED_LOOK_BAR = 0.99
+"""What a turn's mean must give a card for the third look (:data:`SECOND_LOOK_TURN`) to stand: above
+the threshold, since two turns are two more chances for a twin suit to rise (at the threshold itself,
+seen and unseen read 20 and 31 more cards, with 3 and 6 more wrong reads, a club for a spade, a
+king of diamonds for one of spades; at 0.98, one unseen wrong read more)."""
+
+
+def _turned_looks(turn: float) -> tuple[tuple[float, float, float, float], ...]:
+    """The third look's crops (:data:`SECOND_LOOK_TURN`): ``turn`` radians one way, then the other,
+    five shifts each, at the proposal's own scale."""
+    return tuple((dx, dy, 0.0, a) for a in (turn, -turn) for dx, dy in SECOND_LOOK_SHIFTS)
+
+
 EDGE_SLACK = 0.1
 """How far (card widths) an index crop may reach past the frame's edge and still be read: the crop's
 own margin round the card (0.02 widths, :data:`~vision.render.INDEX_X0`) and most of the white
@@ -1839,11 +1868,12 @@ class OnnxRecognizer:
 
     def read_corners(self, frame: np.ndarray, corners: Sequence[detect.Corner],
                      colour_frame: np.ndarray | None = None, second_look: bool | None = None,
-                     layout: bool = True, stock: np.ndarray | None = None) -> list[Reading]:
+                     layout: bool = True, stock: np.ndarray | None = None, turned: bool = True) -> list[Reading]:
         """One reading per corner. A card read from a grayscale crop is checked against the colour
         of its print (:func:`suit_colour_check`) in ``colour_frame`` (default: ``frame`` when it is
         BGR): red print read as a black suit, or black print read as a red suit, is unreadable.
-        ``second_look``: look again at near misses (:meth:`_look_again`; default :attr:`second_look`).
+        ``second_look``: look again at near misses (:meth:`_look_again`; default :attr:`second_look`),
+        and, ``turned``, at those still unsure turned either way (:data:`SECOND_LOOK_TURN`).
         ``layout``: the corners not read sure are read by the scale-tolerant index model
         (:meth:`tolerant_reads`) and then the layout index model (:meth:`layout_reads`) too, where
         there are such models. ``stock``: the frame's card stock, for the print's colour
@@ -1855,14 +1885,14 @@ class OnnxRecognizer:
             colour_frame = frame
         if self.input_channels == 1 and frame.ndim == 3:
             frame = _gray_near(frame, corners)
-        readings, probs, crops, cut = self._read_plain(frame, corners, colour_frame, second_look, stock)
+        readings, probs, crops, cut = self._read_plain(frame, corners, colour_frame, second_look, stock, turned)
         if layout:
             readings = self.tolerant_reads(corners, readings, probs, crops, cut, colour_frame, stock)
             readings = self.layout_reads(frame, corners, readings, colour_frame, crops, cut, stock)
         return self._faint_sure_only(corners, readings)
 
     def _read_plain(self, frame: np.ndarray, corners: Sequence[detect.Corner], colour_frame: np.ndarray | None,
-                    second_look: bool | None, stock: np.ndarray | None
+                    second_look: bool | None, stock: np.ndarray | None, turned: bool = True
                     ) -> tuple[list[Reading], np.ndarray, list[np.ndarray], list[int]]:
         """The index classifier's reading of each of ``corners`` (``frame`` as the model reads it), its
         print's colour checked in ``colour_frame``; with its probabilities, crops and the corners the
@@ -1874,7 +1904,7 @@ class OnnxRecognizer:
             probs[cut] = 0.0
             probs[cut, NOT_INDEX] = 1.0
         if self.second_look if second_look is None else second_look:
-            self._look_again(frame, corners, probs)
+            self._look_again(frame, corners, probs, turned)
         readings = decode(probs)
         if colour_frame is not None and colour_frame.ndim == 3:
             readings = suit_colour_checks(readings, colour_frame, corners, stock)
@@ -2034,7 +2064,8 @@ class OnnxRecognizer:
             if r.card is not None:
                 out[i] = r
 
-    def _look_again(self, frame: np.ndarray, corners: Sequence[detect.Corner], probs: np.ndarray) -> None:
+    def _look_again(self, frame: np.ndarray, corners: Sequence[detect.Corner], probs: np.ndarray,
+                    turned: bool = True) -> None:
         """A second look at the corners read as a card below the threshold but at
         :data:`SECOND_LOOK_FROM` or more (in place).
 
@@ -2046,7 +2077,9 @@ class OnnxRecognizer:
         is there rises, and a guess that only one crop made falls in the mean. A wrong card must win
         five crops at once, and the threshold is calibrated on scenes read this way
         (:func:`vision.train.calibrate_scenes`). Only near misses are looked at again (a few per
-        frame), so the cost is small.
+        frame), so the cost is small. With ``turned``, a corner still unsure is looked at a third
+        time, turned either way (:data:`SECOND_LOOK_TURN`), and takes a turn's reading where it
+        reaches :data:`TURNED_LOOK_BAR`.
         """
         best = probs[:, :NOT_INDEX].max(axis=1)
         again = [i for i in range(len(corners)) if SECOND_LOOK_FROM <= best[i] < self.threshold]
@@ -2060,6 +2093,20 @@ class OnnxRecognizer:
         mean = more.reshape(len(again), len(SECOND_LOOK_SCALES), len(SECOND_LOOK_SHIFTS), -1).mean(axis=2)
         scale = mean[:, :, :NOT_INDEX].max(axis=2).argmax(axis=1)
         probs[again] = mean[np.arange(len(again)), scale]
+        if SECOND_LOOK_TURN is None or not turned:
+            return
+        # a third look, turned either way, at the corners still unsure
+        still = [i for i in again if probs[i, :NOT_INDEX].max() < self.threshold]
+        if not still:
+            return
+        looks = _turned_looks(SECOND_LOOK_TURN)
+        crops = [detect.crop_corner(frame, corners[i], j, color=colour) for i in still for j in looks]
+        third = self.infer(preprocess(crops)).reshape(len(still), 2, len(looks) // 2, -1).mean(axis=2)
+        top = third[:, :, :NOT_INDEX].max(axis=2)
+        for k, i in enumerate(still):
+            way = int(top[k].argmax())
+            if top[k, way] >= TURNED_LOOK_BAR:
+                probs[i] = third[k, way]
 
     def _scaled(self, corners: list[detect.Corner]) -> list[detect.Corner]:
         """``corners`` proposed at :attr:`index_scale` times the card width, marked so: crops at that
@@ -2119,8 +2166,9 @@ class OnnxRecognizer:
                 _gray_near(frame, cs, source)
         colour, frame = frame, source
         stock = detect.stock_frame(frame.shape, [jobs[k] for k, _, _ in batch]) if batch else None
+        # no third look at a table's zones (TABLE_TURNED_LOOK)
         readings = self.read_corners(frame, [c for _, _, cs in batch for c in cs], colour, layout=wanted is None,
-                                     stock=stock)
+                                     stock=stock, turned=TABLE_TURNED_LOOK)
         per_job: dict[int, tuple[list[detect.Corner], list[Reading]]] = {}
         at = 0
         for k, _, cs in batch:
@@ -2152,7 +2200,8 @@ class OnnxRecognizer:
             if gray:  # the new proposals' surroundings too
                 for _, cs, _ in more:
                     _gray_near(colour, cs, frame)
-            readings = self.read_corners(frame, [c for _, cs, _ in more for c in cs], colour, stock=stock)
+            readings = self.read_corners(frame, [c for _, cs, _ in more for c in cs], colour, stock=stock,
+                                         turned=TABLE_TURNED_LOOK)
             at = 0
             for k, extra, of in more:
                 cs, rs = per_job[k]
