@@ -147,6 +147,11 @@ class Masks:
             self._boxes["whole"] = whole_card_boxes(self.white)
         return self._boxes["whole"]
 
+    def card_width(self) -> float | None:
+        """:func:`estimate_card_width` of :attr:`white`: the median width of :meth:`card_boxes`."""
+        widths = [w for _, w in self.card_boxes()]
+        return float(np.median(widths)) if widths else None
+
     def opened_boxes(self) -> list[tuple[np.ndarray, float]]:
         """:func:`opened_cards` of :attr:`white`, found once (the masks must not change after)."""
         if "opened" not in self._boxes:
@@ -736,7 +741,7 @@ def find_corners(
         masks = card_masks(frame, card_width, felt)
     white = masks.white
     if card_width is None:
-        card_width = estimate_card_width(white)
+        card_width = masks.card_width()
     contours = masks.outlines("white")
     out: list[Corner] = []
     for c in contours:

@@ -2151,7 +2151,7 @@ class OnnxRecognizer:
         batch: list[tuple[int, float, list[detect.Corner]]] = []
         for k, (roi, masks) in enumerate(jobs):
             width = ((zone_widths[k] if zone_widths is not None else None) or self.card_width or card_width
-                     or detect.estimate_card_width(masks.white))
+                     or masks.card_width())
             if width is None:
                 out[k] = self.recognize_masks(frame, roi, masks, felt)
             else:
@@ -2417,8 +2417,7 @@ class OnnxRecognizer:
             score(w)
             return tolerant[round(w, 1)], tried[round(w, 1)][1]
 
-        whole = [w for _, w in masks.card_boxes()]  # as detect.estimate_card_width measures them
-        measured = float(np.median(whole)) if whole else None
+        measured = masks.card_width()
         first = ([measured] if measured else []) + list(detect.WIDTH_LADDER)
         best = max(first, key=score)  # max keeps the first of equal scores
         for step in (0.08, 0.04):

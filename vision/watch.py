@@ -70,7 +70,7 @@ def _zone_backs(zone: SeatZone, roi: tuple[int, int, int, int], masks: detect.Ma
                 frame: np.ndarray) -> tuple[float | None, list[np.ndarray]]:
     """The card width used in a zone and the card backs lying in it (:func:`~vision.detect.find_backs`)."""
     x, y, rw, rh = roi
-    width = card_width or detect.estimate_card_width(masks.white)
+    width = card_width or masks.card_width()
     backs = detect.find_backs(masks, width, (x, y), frame[y : y + rh, x : x + rw])
     return width, [b for b in backs if zone.contains(*b.mean(axis=0))]
 
