@@ -11,6 +11,8 @@ so the scenes are the benchmark's own, cards, hands, light and seeds alike, on a
   black, charcoal, grey, silver    neutral felts, from black to light grey
   burgundy, purple, navy, teal, brown, tan, light_blue    coloured ones, dark to light
   white, cream     no card room's cloth, but the desk or tablecloth under a photograph of cards
+  wood, check, carpet    no cloth: a wood grain, a checked tablecloth, a speckled carpet
+                         (:func:`vision.render.table_surface`), as under a photograph of cards
 
 Cards: right and wrong reads at the threshold, as ``bench/bench_vision.py`` counts them (scene
 seeds ``[424242, i]``); seats: ten-seat tables (seeds ``[515151, i]``), identifiable and wrongly
@@ -28,7 +30,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from vision import render as _render  # noqa: E402
 
-FELTS: dict[str, tuple[int, int, int] | None] = {  # BGR
+FELTS: dict[str, tuple[int, int, int] | str | None] = {  # BGR, or a table surface
     "as_rendered": None,
     "black": (28, 28, 28),
     "charcoal": (60, 60, 60),
@@ -43,6 +45,7 @@ FELTS: dict[str, tuple[int, int, int] | None] = {  # BGR
     "light_blue": (200, 150, 90),
     "white": (228, 230, 232),
     "cream": (200, 225, 235),
+    **{name: name for name in _render.SURFACES},
 }
 
 

@@ -326,3 +326,30 @@ def test_the_felt_benchmark_reads_the_same_scenes_on_another_cloth(tmp_path):
     with pytest.raises(SystemExit) as bad:
         vision_felt.main(["--felts", "plaid"])
     assert bad.value.code == 2
+
+
+@pytest.mark.parametrize("surface", ["wood", "check", "carpet"])
+def test_r2_cards_on_a_wood_table_a_checked_cloth_or_a_carpet_are_read(monkeypatch, surface):
+    """A photograph of cards may show no felt under them: the benchmark's scene ``[424242, 2]`` drawn on
+    a wood grain, a checked tablecloth and a speckled carpet (:func:`vision.render.table_surface`),
+    its cards, hands and light as on felt, read with the card width searched: every card the scene
+    shows readable is read, and no card that is not face up in it."""
+    pytest.importorskip("onnxruntime")
+    from vision import render
+    from vision.recognize import OnnxRecognizer
+
+    rng = np.random.default_rng([424242, 2])
+    on_felt = render.render_scene(rng, render.TRAIN_DECKS, width=800, height=600)
+    monkeypatch.setattr(render, "FELTS", [surface] * len(render.FELTS))
+    s = render.render_scene(np.random.default_rng([424242, 2]), render.TRAIN_DECKS, width=800, height=600)
+    assert [(c.card, c.face_up, c.corners) for c in s.cards] == [(c.card, c.face_up, c.corners) for c in on_felt.cards]
+    rec = OnnxRecognizer()
+    read = {str(d.card) for d in rec.recognize(s.image) if d.card is not None and d.confidence >= rec.threshold}
+    assert {c.card for c in s.cards if c.readable} <= read <= {c.card for c in s.cards if c.face_up}
+
+
+def test_an_unknown_table_surface_is_an_error_that_names_it():
+    from vision import render
+
+    with pytest.raises(ValueError, match="table surface 'marble': expected one of wood, check, carpet"):
+        render.table_surface("marble", 10, 10, np.random.default_rng(0))

@@ -905,9 +905,47 @@ def _rounded_mask() -> np.ndarray:
     return m
 
 
-FELTS: list[tuple[int, int, int]] = [(40, 110, 30), (30, 95, 20), (55, 120, 45), (120, 70, 20), (40, 40, 120),
-                                     (60, 100, 60)]
-"""The felt colours a scene draws from (BGR, then scaled by 0.75 to 1.25): greens, a blue, a red."""
+FELTS: list[tuple[int, int, int] | str] = [(40, 110, 30), (30, 95, 20), (55, 120, 45), (120, 70, 20),
+                                           (40, 40, 120), (60, 100, 60)]
+"""The felt colours a scene draws from (BGR, then scaled by 0.75 to 1.25): greens, a blue, a red. An
+entry may also name a table surface of :data:`SURFACES` (``bench/vision_felt.py``)."""
+SURFACES = ("wood", "check", "carpet")
+"""Table surfaces other than a felt that a photograph of cards may show under them
+(:func:`table_surface`): a wood grain, a checked tablecloth, a speckled carpet."""
+
+
+def table_surface(kind: str, height: int, width: int, rng: np.random.Generator) -> np.ndarray:
+    """A ``height`` x ``width`` BGR float32 image of the table surface ``kind`` (:data:`SURFACES`),
+    its colours, scale and direction drawn from ``rng``.
+
+    >>> t = table_surface("wood", 40, 60, np.random.default_rng(1))
+    >>> t.shape, t.dtype.name, bool(t.std() > 5)
+    ((40, 60, 3), 'float32', True)
+    """
+    import cv2
+
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    if kind == "wood":  # grain along a direction, its lines waving
+        base = np.array([(40, 80, 140), (30, 60, 110), (60, 110, 170), (25, 45, 80)][int(rng.integers(4))], np.float32)
+        coarse = rng.normal(0, 1, (height // 64 + 2, width // 64 + 2)).astype(np.float32)
+        wave = cv2.resize(coarse, (width, height)) * 25
+        angle = rng.uniform(0, np.pi)
+        t = xx * np.cos(angle) + yy * np.sin(angle) + wave
+        grain = np.sin(t / rng.uniform(6, 14)) * 0.5 + np.sin(t / rng.uniform(2, 4) + 1.3) * 0.2
+        fine = cv2.GaussianBlur(rng.normal(0, 1, (height, width)).astype(np.float32), (0, 0), 1.0) * 0.15
+        img = base[None, None, :] * (1 + 0.25 * (grain + fine))[..., None]
+    elif kind == "check":  # a coloured check on a greyed ground
+        c1 = np.array([(40, 40, 160), (140, 60, 30), (30, 110, 40)][int(rng.integers(3))], np.float32)
+        c2 = np.full(3, 200.0, np.float32) * rng.uniform(0.5, 0.9)
+        step = rng.uniform(20, 60)
+        odd = ((xx // step).astype(int) % 2) ^ ((yy // step).astype(int) % 2)
+        img = np.where(odd[..., None] == 1, c1, (c1 + c2) / 2)
+    elif kind == "carpet":  # fine coloured speckle
+        base = np.array([(70, 70, 70), (50, 60, 90), (90, 80, 60)][int(rng.integers(3))], np.float32)
+        img = base + cv2.GaussianBlur(rng.normal(0, 1, (height, width, 3)).astype(np.float32), (0, 0), 0.8) * 25
+    else:
+        raise ValueError(f"table surface {kind!r}: expected one of {', '.join(SURFACES)}")
+    return np.clip(img, 0, 255).astype(np.float32)
 
 
 def camera_optics(img: np.ndarray, rng: np.random.Generator, max_blur: float = 1.0) -> np.ndarray:
@@ -964,10 +1002,13 @@ def render_scene(
     deck = decks[int(rng.integers(len(decks)))]
     W = float(card_width if card_width is not None else rng.uniform(52, 150))
     H = W * ASPECT
-    felt = np.array(FELTS[int(rng.integers(len(FELTS)))], np.float32)
-    felt = np.clip(felt * rng.uniform(0.75, 1.25), 0, 255)
+    cloth = FELTS[int(rng.integers(len(FELTS)))]
+    shade = rng.uniform(0.75, 1.25)
     img = np.empty((height, width, 3), np.float32)
-    img[:] = felt
+    if isinstance(cloth, str):  # a table surface, drawn from its own stream: the scene's draws stay as on felt
+        img[:] = np.clip(table_surface(cloth, height, width, rng.spawn(1)[0]) * shade, 0, 255)
+    else:
+        img[:] = np.clip(np.array(cloth, np.float32) * shade, 0, 255)
     # felt texture
     tex = rng.normal(0, 6, (height // 4 + 1, width // 4 + 1)).astype(np.float32)
     tex = cv2.resize(cv2.GaussianBlur(tex, (0, 0), 1.0), (width, height))
