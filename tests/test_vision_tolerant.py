@@ -273,7 +273,8 @@ def test_r2_with_no_width_configured_a_design_refused_for_its_index_size_is_read
     real designs (Debian's GPL decks, fetched for evaluation only): Standard's, 12 of 13 readable
     cards read, 9 before (the 13th a Tc the body raised, which a region read at the tolerant model's
     width does not take of a club or a spade, :data:`vision.recognize.TOLERANT_WIDTH_BODY`); Tango's large index, 5 of
-    9 read, 1 before (with neither this rule nor the tolerant runner-up); no wrong read either way."""
+    9 read, 1 before (with neither this rule nor the tolerant runner-up, nor the smaller tolerant look,
+    :data:`vision.recognize.SMALLER_TOLERANT_LOOK`); no wrong read either way."""
     from bench_vision import bench_scene, match_reads
 
     cv2.setNumThreads(1)
@@ -283,6 +284,7 @@ def test_r2_with_no_width_configured_a_design_refused_for_its_index_size_is_read
     assert len(hit) == sure == after and wrong == []
     monkeypatch.setattr(recognize, "TOLERANT_WIDTH_GAIN", None)
     monkeypatch.setattr(recognize, "TOLERANT_RUNNER_UP", False)
+    monkeypatch.setattr(recognize, "SMALLER_TOLERANT_LOOK", None)  # (which reads Standard's at the other width too)
     sure, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
     assert len(hit) == sure == before and wrong == []
 
@@ -332,3 +334,118 @@ def test_r2_with_no_other_width_the_classifier_reads_the_tolerant_models_best_wi
     sure, hit, wrong = match_reads(scene, dets, recognizer.threshold)
     assert len(hit) == sure == 6 and wrong == []
     assert "Ks" not in {str(d.card) for d in dets if d.card is not None and d.confidence >= recognizer.threshold}
+
+
+SMALLER_INDEX = dataclasses.replace(SMALL_INDEX, index_scale=0.6)
+"""The training deck's design printing its index at 0.6 of its usual size: at the card's own width
+neither index model reads some of its corners sure."""
+
+
+def smaller_face(card: str, width: int = WIDTH) -> np.ndarray:
+    return cv2.resize(render.card_face(SMALLER_INDEX, card)[..., ::-1], (width, int(round(width * detect.ASPECT))),
+                      interpolation=cv2.INTER_AREA)
+
+
+@pytest.mark.parametrize("card", ["As", "9c", "Qs", "4d"])
+def test_r2_an_index_printed_small_is_read_by_the_smaller_tolerant_look(recognizer, card):
+    """A photograph has no configured index scale, and real designs print their index smaller than
+    the training decks for their card. The corners no model read sure are cropped again at 0.7 and
+    0.85 of their crop width (the card as wide as before) and read by the scale-tolerant model, the
+    two looks averaged, on its usual terms (:data:`vision.recognize.SMALLER_TOLERANT_LOOK`)."""
+    image, corners = on_felt(smaller_face(card))
+    assert sure(recognizer, recognizer.read_corners(image, corners)) == [None, None]
+    readings = recognizer.read_corners(image, corners, smaller=True)
+    assert [r.card for r in readings] == [Card.parse(card)] * 2
+    assert all(r.tolerant and r.confidence >= max(recognizer.threshold, recognizer.tolerant_threshold)
+               for r in readings)
+
+
+def test_r2_the_smaller_tolerant_look_reads_no_card_wrong_on_a_small_index_deck(recognizer):
+    """Every card of that deck at its two exact index corners: the smaller look reads more corners
+    sure, and none as another card."""
+    before = after = 0
+    for card in ("2c", "5d", "8h", "Js", "Kc", "Ah", "Td", "3s", "6h", "Qd", "7c", "9s"):
+        image, corners = on_felt(smaller_face(card))
+        plain_reads = sure(recognizer, recognizer.read_corners(image, corners))
+        reads = sure(recognizer, recognizer.read_corners(image, corners, smaller=True))
+        assert all(r in (None, Card.parse(card)) for r in plain_reads + reads), card
+        before += sum(r is not None for r in plain_reads)
+        after += sum(r is not None for r in reads)
+    assert after >= before + 6
+
+
+def test_r2_no_smaller_tolerant_look_on_a_card_narrower_than_70_px(recognizer):
+    """Under :data:`vision.recognize.SMALLER_TOLERANT_FROM` (70 px) the index is a few pixels tall and a
+    crop smaller still no longer tells a 6 from a 5 (a ``letele`` 6h read 5h at 68 px): no such look."""
+    image, corners = on_felt(smaller_face("As", 64))
+    assert all(c.card_width < recognize.SMALLER_TOLERANT_FROM for c in corners)
+    assert recognizer.read_corners(image, corners, smaller=True) == recognizer.read_corners(image, corners)
+
+
+@pytest.mark.parametrize("scene_no", [33, 433])
+def test_r2_the_smaller_tolerant_look_reads_no_picture_as_an_index(recognizer, monkeypatch, scene_no):
+    """A crop made smaller can read an index where there is none: on benchmark scenes 33 and 433 of the
+    unseen decks (``p052``, cards 90 px wide) one look at 0.7 alone read a card's edge and a court's
+    picture beside a 9c as 7c at 0.97. The two looks averaged, and no club or spade from a look under
+    70 px, read every card the frame reads without the smaller look, and nothing wrong."""
+    from bench_vision import bench_scene, match_reads
+
+    cv2.setNumThreads(1)
+    scene = bench_scene(render.UNSEEN_DECKS, 424242, scene_no)
+    sure_reads, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
+    assert len(hit) == sure_reads and wrong == []
+    monkeypatch.setattr(recognize, "SMALLER_TOLERANT_LOOK", None)
+    assert match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)[1] == hit
+
+
+def test_r2_the_smaller_tolerant_look_names_no_club_or_spade_at_a_small_cards_index(recognizer, monkeypatch):
+    """Benchmark scene 60 of the unseen decks, seed 616161 (``p052``, cards 68 px wide, which the width
+    search reads at 84 px): looked at 0.7 of that, a Qc's index is read as a small card's, and the
+    smaller look read it Qs at 0.97, both body models taking its pips for spades (the unseen decks'
+    clubs, as ever). A club or a spade from the smaller look stands only where the look is 70 px wide
+    or more (:data:`vision.recognize.SMALLER_TOLERANT_FROM`)."""
+    from bench_vision import bench_scene, match_reads
+
+    cv2.setNumThreads(1)
+    scene = bench_scene(render.UNSEEN_DECKS, 616161, 60)
+    sure_reads, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
+    assert wrong == []
+    monkeypatch.setattr(recognize, "SMALLER_TOLERANT_FROM", 55.0)  # a club or a spade from a 59 px look
+    wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)[2]
+    assert [(str(d.card), scene.cards[j].card) for d, j in wrong] == [("Qs", "Qc")]
+
+
+@pytest.mark.skipif(len(render.available(render.REAL_DECKS)) < len(render.REAL_DECKS),
+                    reason="the real designs are not fetched (python -m vision.fetch_deck --debian)")
+def test_r2_with_no_width_configured_a_real_design_is_read_by_the_smaller_tolerant_look(recognizer, monkeypatch):
+    """Benchmark scene 48 of the real designs (KDE's Standard, cards 102 px wide, read with the width
+    searched as ``cardroom vision read`` reads a photograph): 9 readable cards read, 6 without the
+    smaller look; none wrong either way."""
+    from bench_vision import bench_scene, match_reads
+
+    cv2.setNumThreads(1)
+    scene = bench_scene(render.available(render.REAL_DECKS), 424242, 48)
+    assert {t.deck for t in scene.cards} == {"kde-standard"}
+    sure_reads, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
+    assert len(hit) == sure_reads == 9 and wrong == []
+    monkeypatch.setattr(recognize, "SMALLER_TOLERANT_LOOK", None)
+    sure_reads, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
+    assert len(hit) == sure_reads == 6 and wrong == []
+
+
+def test_r2_a_photograph_past_the_width_searchs_reach_takes_the_smaller_look_halved(recognizer, monkeypatch):
+    """A close photograph of the seen decks (``bench/vision_close.py``, cards 250 px wide, scene 10) is
+    read halved, the width search's ladder reaching 136 px. The whole cards at full size measured 391
+    px, and looked at smaller from there four cards read sure, enough to keep the halved frame's six
+    from standing. No smaller look at corners implying a card wider than
+    :data:`vision.recognize.SMALLER_TOLERANT_UP_TO`: the six cards are read, none wrong."""
+    from bench_vision import match_reads
+    from vision_close import close_scene
+
+    cv2.setNumThreads(1)
+    scene = close_scene(render.TRAIN_DECKS, 250.0, 10)
+    sure_reads, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
+    assert len(hit) == sure_reads == 6 and wrong == []
+    monkeypatch.setattr(recognize, "SMALLER_TOLERANT_UP_TO", math.inf)
+    sure_reads, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
+    assert len(hit) == sure_reads == 4 and wrong == []

@@ -106,6 +106,33 @@ session, seat benchmark (400 tables of seen and of unseen decks, seeds 515151, 6
 818181): seen 2,738 to 2,742 seats identified, unseen unchanged, no wrong seat more; 20 tables:
 ``letele`` 60 to 61, real designs 34 to 36. About 0.2 more index crops a table frame. ``None``: no
 smaller look."""
+SMALLER_TOLERANT_LOOK: tuple[float, ...] | None = (0.7, 0.85)
+"""On a frame read with the card width searched (a photograph: ``cardroom vision read``), each index
+corner no model read sure is cropped again at each of these shares of its crop width, the card it
+implies as wide as before, and the looks are read by the scale-tolerant index model and the index
+classifier, each model's probabilities averaged over the looks; the tolerant model's card stands on
+:meth:`OnnxRecognizer.tolerant_reads`' terms (:meth:`OnnxRecognizer._smaller_tolerant_look`). Real
+designs print their index smaller than the training decks for their card (Bellot's, Tigullio's,
+Simplistic's: the tolerant model reads their own corners best at 0.7 to 0.85 of the width), and a
+photograph has no configured index scale. Both looks, not one: at 0.7 alone the first 1,000 unseen
+benchmark scenes took two wrong reads (a card's edge and a court's picture read 7c over a 9c, a crop
+that small reading an index where there is none; measured before the rule on clubs and spades of
+:data:`SMALLER_TOLERANT_FROM`, which refuses those two as well). Sixty-third session:
+models/README.md. ``None``: no such look."""
+SMALLER_TOLERANT_FROM = 70.0
+"""The smaller tolerant look is made only at corners implying a card at least this wide (pixels): on
+smaller cards it read a ``letele`` 6h as a 5h at 68 px, where the index's few pixels no longer tell them
+apart (:data:`SMALL_CARD_WIDTH`). A club or a spade it reads stands only where the smaller look itself
+is that wide (the card at least 100 px wide at 0.7): a smaller look reads a small card's index, and
+the two black suits are what a small index confuses (:data:`SMALL_CARD_WIDTH`). Without that, on 1,000
+unseen scenes of seed 616161 a ``p052`` Qc 68 px wide, read at the width search's 84 px, was read Qs,
+both body models taking its pips for spades."""
+SMALLER_TOLERANT_UP_TO = 160.0
+"""Nor at corners implying a card wider than this (pixels): past the width search's reach (its top rung,
+136 px, and the finer steps round it) a photograph is read halved (:data:`LADDER_TOP_HALVES`), and
+the smaller look is made there. Made at the full size, at a width the whole cards measured wrong (391
+px for cards of 250), it read four cards sure, which kept the halved frame's six from standing (a
+close photograph of the seen decks, ``vision_close.py`` scene 10 at 250 px)."""
 SMALLER_LOOK_REACH = 0.6
 """A corner is looked at smaller where the card it implies has its centre within this many card
 widths of a place read unsure or unreadable."""
@@ -1868,7 +1895,8 @@ class OnnxRecognizer:
 
     def read_corners(self, frame: np.ndarray, corners: Sequence[detect.Corner],
                      colour_frame: np.ndarray | None = None, second_look: bool | None = None,
-                     layout: bool = True, stock: np.ndarray | None = None, turned: bool = True) -> list[Reading]:
+                     layout: bool = True, stock: np.ndarray | None = None, turned: bool = True,
+                     smaller: bool = False) -> list[Reading]:
         """One reading per corner. A card read from a grayscale crop is checked against the colour
         of its print (:func:`suit_colour_check`) in ``colour_frame`` (default: ``frame`` when it is
         BGR): red print read as a black suit, or black print read as a red suit, is unreadable.
@@ -1878,7 +1906,9 @@ class OnnxRecognizer:
         (:meth:`tolerant_reads`) and then the layout index model (:meth:`layout_reads`) too, where
         there are such models. ``stock``: the frame's card stock, for the print's colour
         (:func:`suit_colour_checks`). A corner proposed from a weak-print rank reads a card only at
-        the threshold, by the index classifier (:data:`FAINT_SURE_ONLY`)."""
+        the threshold, by the index classifier (:data:`FAINT_SURE_ONLY`). ``smaller`` (with ``layout``):
+        the corners still not read sure are looked at smaller by the scale-tolerant model
+        (:meth:`_smaller_tolerant_look`: a frame whose card width was searched, not configured)."""
         if not corners:
             return []
         if colour_frame is None and frame.ndim == 3:
@@ -1889,7 +1919,10 @@ class OnnxRecognizer:
         if layout:
             readings = self.tolerant_reads(corners, readings, probs, crops, cut, colour_frame, stock)
             readings = self.layout_reads(frame, corners, readings, colour_frame, crops, cut, stock)
-        return self._faint_sure_only(corners, readings)
+        readings = self._faint_sure_only(corners, readings)
+        if layout and smaller:
+            readings = self._smaller_tolerant_look(frame, corners, readings, colour_frame, stock)
+        return readings
 
     def _read_plain(self, frame: np.ndarray, corners: Sequence[detect.Corner], colour_frame: np.ndarray | None,
                     second_look: bool | None, stock: np.ndarray | None, turned: bool = True
@@ -1948,14 +1981,27 @@ class OnnxRecognizer:
         if not todo:
             return out
         tol = self.tolerant_session.run(None, {self.tolerant_input_name: preprocess([crops[i] for i in todo])})[0]
+        for i, r in self._tolerant_stands(corners, list(zip(todo, tol)), named, colour_frame, stock):
+            out[i] = r
+        return out
+
+    def _tolerant_stands(self, corners: Sequence[detect.Corner], tolerant: Sequence[tuple[int, np.ndarray]],
+                         named: np.ndarray, colour_frame: np.ndarray, stock: np.ndarray | None
+                         ) -> list[tuple[int, Reading]]:
+        """The scale-tolerant reads that stand (:meth:`tolerant_reads`' terms), as ``(i, reading)``:
+        ``tolerant`` pairs a corner of ``corners`` with the tolerant model's probabilities there, and
+        the read stands where their most probable card reaches both thresholds, is ``named[i]`` (the
+        index classifier's card given an index), and neither the print's colour in ``colour_frame`` nor
+        the body-suit model refuses it."""
         bar = max(self.tolerant_threshold, self.threshold)
         found = [(i, Reading(Card.from_index(k), float(t[k]), tolerant=True, colour_twin=float(t[k ^ 3])))
-                 for i, t in zip(todo, tol) for k in [int(t[:NOT_INDEX].argmax())] if t[k] >= bar and named[i] == k]
+                 for i, t in tolerant for k in [int(t[:NOT_INDEX].argmax())] if t[k] >= bar and named[i] == k]
         if not found:
-            return out
+            return []
         new = suit_colour_checks([r for _, r in found], colour_frame, [corners[i] for i, _ in found], stock)
         kept = [(i, r) for (i, _), r in zip(found, new) if r.card is not None]
         body = self.body_probs(colour_frame, [corners[i].card_quad() for i, _ in kept])
+        stood = []
         for (i, r), p in zip(kept, body):
             assert r.card is not None
             black = r.card.suit in _BLACK_SUITS
@@ -1964,7 +2010,49 @@ class OnnxRecognizer:
                 continue
             if black and float(p[r.card.index % 4]) < TOLERANT_BLACK_BODY:
                 continue
-            out[i] = r
+            stood.append((i, r))
+        return stood
+
+    def _smaller_tolerant_look(self, frame: np.ndarray, corners: Sequence[detect.Corner], readings: list[Reading],
+                               colour_frame: np.ndarray | None, stock: np.ndarray | None) -> list[Reading]:
+        """``readings`` with each corner no model read sure (not one the frame's edge cuts, not one
+        proposed from weak print, implying a card :data:`SMALLER_TOLERANT_FROM` to
+        :data:`SMALLER_TOLERANT_UP_TO` wide) read
+        again at the smaller index scales of :data:`SMALLER_TOLERANT_LOOK`: every look's crop read by
+        the index classifier and the scale-tolerant model, each model's probabilities averaged over
+        the looks, and the tolerant model's card taken where it stands on :meth:`tolerant_reads`'
+        terms (:meth:`_tolerant_stands`, the classifier's card given an index at least
+        :data:`TOLERANT_GIVEN`), a club or a spade only where the smallest look is
+        :data:`SMALLER_TOLERANT_FROM` wide or more. ``frame`` as the index classifier reads it;
+        ``colour_frame`` BGR."""
+        out = list(readings)
+        if (SMALLER_TOLERANT_LOOK is None or self.tolerant_session is None or colour_frame is None
+                or colour_frame.ndim != 3):
+            return out
+        cut = set(off_frame(corners, frame.shape))
+        todo = [i for i, r in enumerate(out) if (r.card is None or r.confidence < self.threshold) and i not in cut
+                and not corners[i].faint and SMALLER_TOLERANT_FROM <= corners[i].card_width <= SMALLER_TOLERANT_UP_TO]
+        looks = [[dataclasses.replace(corners[i], width=corners[i].width * s, index_scale=corners[i].index_scale * s)
+                  for i in todo] for s in SMALLER_TOLERANT_LOOK]
+        gone = {k for look in looks for k in off_frame(look, frame.shape)}
+        todo = [i for k, i in enumerate(todo) if k not in gone]
+        looks = [[c for k, c in enumerate(look) if k not in gone] for look in looks]
+        if not todo:
+            return out
+        colour = self.input_channels == 3
+        crops = preprocess([detect.crop_corner(frame, c, color=colour) for look in looks for c in look])
+        shape = (len(looks), len(todo), -1)  # each model's probabilities averaged over the looks
+        probs = self.infer(crops).reshape(shape).mean(axis=0)
+        tol = self.tolerant_session.run(None, {self.tolerant_input_name: crops})[0].reshape(shape).mean(axis=0)
+        given = probs[:, :NOT_INDEX] / np.clip(1.0 - probs[:, NOT_INDEX], 1e-12, 1.0)[:, None]
+        named = given.argmax(axis=1)
+        sure_given = [(j, t) for j, t in enumerate(tol) if given[j, named[j]] >= TOLERANT_GIVEN]
+        smallest = min(SMALLER_TOLERANT_LOOK)
+        for j, r in self._tolerant_stands(looks[0], sure_given, named, colour_frame, stock):
+            assert r.card is not None
+            if r.card.suit in _BLACK_SUITS and corners[todo[j]].card_width * smallest < SMALLER_TOLERANT_FROM:
+                continue  # a club or a spade read at a small card's index
+            out[todo[j]] = r
         return out
 
     def layout_reads(self, frame: np.ndarray, corners: Sequence[detect.Corner], readings: Sequence[Reading],
@@ -2439,7 +2527,7 @@ class OnnxRecognizer:
             runner_up = with_tolerant
         if apart:  # the runner-up's corners join the chosen width's, read in one model call
             corners += detect.find_corners(frame, max(apart, key=runner_up), roi, masks, felt)
-        readings = self.read_corners(frame, corners, stock=stock)
+        readings = self.read_corners(frame, corners, stock=stock, smaller=True)
         dets = self._assemble(corners, readings, frame)
         implied = implied_card_width(dets, self.threshold)
         card = (implied or measured
