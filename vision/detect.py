@@ -55,6 +55,11 @@ class Corner:
         """The width of the card this corner implies, pixels."""
         return self.width / self.index_scale
 
+    def smaller(self, share: float) -> Corner:
+        """This corner cropped at ``share`` of its crop width, the card it implies as wide as before
+        (its index read as printed smaller for its card)."""
+        return dataclasses.replace(self, width=self.width * share, index_scale=self.index_scale * share)
+
     def card_quad(self) -> np.ndarray:
         """The card this corner implies, 4x2: this corner first, then round the card (at
         :attr:`card_width`).

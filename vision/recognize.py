@@ -176,6 +176,16 @@ seen-deck cards with 4 more wrong reads and 57 more unseen with 8 more; softenin
 and 3, 33 and 3 (models/README.md, thirty-fourth session)."""
 
 
+def given_index(probs: np.ndarray) -> np.ndarray:
+    """``N x 52``: each crop's card probabilities given that it is an index (the card's probability over
+    one minus the crop's "not an index" probability), from an index model's ``N x 53`` ``probs``.
+
+    >>> given_index(np.array([[0.45] + [0.0] * 51 + [0.55]], np.float32)).max().round(3)
+    np.float32(1.0)
+    """
+    return probs[:, :NOT_INDEX] / np.clip(1.0 - probs[:, NOT_INDEX], 1e-12, 1.0)[:, None]
+
+
 def soften_index(probs: np.ndarray, power: float, sure: float | None = None) -> np.ndarray:
     """The index classifier's ``N x 53`` probabilities with the probability that the crop is an
     index (one minus the last column's) raised to ``power``, and the card columns scaled with it,
@@ -1921,7 +1931,7 @@ class OnnxRecognizer:
             readings = self.layout_reads(frame, corners, readings, colour_frame, crops, cut, stock)
         readings = self._faint_sure_only(corners, readings)
         if layout and smaller:
-            readings = self._smaller_tolerant_look(frame, corners, readings, colour_frame, stock)
+            readings = self._smaller_tolerant_look(frame, corners, readings, cut, colour_frame, stock)
         return readings
 
     def _read_plain(self, frame: np.ndarray, corners: Sequence[detect.Corner], colour_frame: np.ndarray | None,
@@ -1973,7 +1983,7 @@ class OnnxRecognizer:
         if self.tolerant_session is None or colour_frame is None or colour_frame.ndim != 3:
             return out
         gone = set(cut)
-        given = probs[:, :NOT_INDEX] / np.clip(1.0 - probs[:, NOT_INDEX], 1e-12, 1.0)[:, None]
+        given = given_index(probs)
         named = given.argmax(axis=1)
         # only corners whose card the classifier is sure of given an index are worth the model call
         todo = [i for i, r in enumerate(readings) if (r.card is None or r.confidence < self.threshold)
@@ -2014,26 +2024,26 @@ class OnnxRecognizer:
         return stood
 
     def _smaller_tolerant_look(self, frame: np.ndarray, corners: Sequence[detect.Corner], readings: list[Reading],
-                               colour_frame: np.ndarray | None, stock: np.ndarray | None) -> list[Reading]:
-        """``readings`` with each corner no model read sure (not one the frame's edge cuts, not one
-        proposed from weak print, implying a card :data:`SMALLER_TOLERANT_FROM` to
-        :data:`SMALLER_TOLERANT_UP_TO` wide) read
-        again at the smaller index scales of :data:`SMALLER_TOLERANT_LOOK`: every look's crop read by
-        the index classifier and the scale-tolerant model, each model's probabilities averaged over
-        the looks, and the tolerant model's card taken where it stands on :meth:`tolerant_reads`'
-        terms (:meth:`_tolerant_stands`, the classifier's card given an index at least
-        :data:`TOLERANT_GIVEN`), a club or a spade only where the smallest look is
+                               cut: Sequence[int], colour_frame: np.ndarray | None, stock: np.ndarray | None
+                               ) -> list[Reading]:
+        """``readings`` with each corner no model read sure read again at the smaller index scales of
+        :data:`SMALLER_TOLERANT_LOOK`: not one the frame's edge cuts (``cut``, as :meth:`_read_plain`
+        found them, or at any of the looks), not one proposed from weak print, only one implying a
+        card :data:`SMALLER_TOLERANT_FROM` to :data:`SMALLER_TOLERANT_UP_TO` wide. Every look's crop
+        is read by the index classifier and the scale-tolerant model, each model's probabilities
+        averaged over the looks, and the tolerant model's card taken where it stands on
+        :meth:`tolerant_reads`' terms (:meth:`_tolerant_stands`, the classifier's card given an index
+        at least :data:`TOLERANT_GIVEN`); a club or a spade only where the smallest look is
         :data:`SMALLER_TOLERANT_FROM` wide or more. ``frame`` as the index classifier reads it;
         ``colour_frame`` BGR."""
         out = list(readings)
         if (SMALLER_TOLERANT_LOOK is None or self.tolerant_session is None or colour_frame is None
                 or colour_frame.ndim != 3):
             return out
-        cut = set(off_frame(corners, frame.shape))
-        todo = [i for i, r in enumerate(out) if (r.card is None or r.confidence < self.threshold) and i not in cut
+        edge = set(cut)
+        todo = [i for i, r in enumerate(out) if (r.card is None or r.confidence < self.threshold) and i not in edge
                 and not corners[i].faint and SMALLER_TOLERANT_FROM <= corners[i].card_width <= SMALLER_TOLERANT_UP_TO]
-        looks = [[dataclasses.replace(corners[i], width=corners[i].width * s, index_scale=corners[i].index_scale * s)
-                  for i in todo] for s in SMALLER_TOLERANT_LOOK]
+        looks = [[corners[i].smaller(s) for i in todo] for s in SMALLER_TOLERANT_LOOK]
         gone = {k for look in looks for k in off_frame(look, frame.shape)}
         todo = [i for k, i in enumerate(todo) if k not in gone]
         looks = [[c for k, c in enumerate(look) if k not in gone] for look in looks]
@@ -2044,7 +2054,7 @@ class OnnxRecognizer:
         shape = (len(looks), len(todo), -1)  # each model's probabilities averaged over the looks
         probs = self.infer(crops).reshape(shape).mean(axis=0)
         tol = self.tolerant_session.run(None, {self.tolerant_input_name: crops})[0].reshape(shape).mean(axis=0)
-        given = probs[:, :NOT_INDEX] / np.clip(1.0 - probs[:, NOT_INDEX], 1e-12, 1.0)[:, None]
+        given = given_index(probs)
         named = given.argmax(axis=1)
         sure_given = [(j, t) for j, t in enumerate(tol) if given[j, named[j]] >= TOLERANT_GIVEN]
         smallest = min(SMALLER_TOLERANT_LOOK)
@@ -2317,8 +2327,7 @@ class OnnxRecognizer:
             return [], []
         picked = [i for i, c in enumerate(corners) if _may_look_smaller(readings[i]) and any(
             math.dist(c.center(), p) < SMALLER_LOOK_REACH * c.card_width for p in doubt)]
-        return [dataclasses.replace(corners[i], width=corners[i].width * SMALLER_LOOK,
-                                    index_scale=corners[i].index_scale * SMALLER_LOOK) for i in picked], picked
+        return [corners[i].smaller(SMALLER_LOOK) for i in picked], picked
 
     def recognize_masks(self, frame: np.ndarray, roi: tuple[int, int, int, int] | None = None,
                         masks: detect.Masks | None = None,
