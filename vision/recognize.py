@@ -2029,6 +2029,7 @@ class OnnxRecognizer:
         new = suit_colour_checks([r for _, r in found], colour_frame, [corners[i] for i, _ in found], stock)
         kept = [(i, r) for (i, _), r in zip(found, new) if r.card is not None]
         body = self.body_probs(colour_frame, [corners[i].card_quad() for i, _ in kept])
+        below = TOLERANT_BLACK_BODY_BELOW if black_body_below is None else black_body_below
         stood = []
         for (i, r), p in zip(kept, body):
             assert r.card is not None
@@ -2036,9 +2037,7 @@ class OnnxRecognizer:
             other = (1, 2) if black else (0, 3)
             if float(p[other[0]] + p[other[1]]) >= TOLERANT_BODY_OTHER:
                 continue
-            below = TOLERANT_BLACK_BODY_BELOW if black_body_below is None else black_body_below
-            small = corners[i].card_width < below
-            if black and small and float(p[r.card.index % 4]) < TOLERANT_BLACK_BODY:
+            if black and corners[i].card_width < below and float(p[r.card.index % 4]) < TOLERANT_BLACK_BODY:
                 continue
             stood.append((i, r))
         return stood
