@@ -88,7 +88,10 @@ def test_r2_calibrate_advises_the_index_scale_of_a_jumbo_deck_and_not_of_a_stand
     assert 1.2 <= advised <= 1.55
     counts = dict((float(s), int(n)) for n, s in (part.split(" at ") for part in
                                                     line.split(": ")[2].split(", ")))
-    assert counts[advised] >= counts[1.0] + 5  # ten cards laid: the advised scale reads most of them
+    # ten cards laid: the advised scale reads nearly all of them. At 1.0 the scale-tolerant model reads some
+    # too, on its card given an index (6 since the sixty-fifth session's TOLERANT_NOT_INDEX_UP_TO, 5 or fewer
+    # before); the advice still stands on clearly more
+    assert counts[advised] >= 9 and counts[advised] >= counts[1.0] + 3
     standard = render.render_table(np.random.default_rng([9100, 0]), render.TRAIN_DECKS[:4], variant_cards=1,
                                    hard=False)
     line = index_line(standard.image)
