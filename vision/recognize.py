@@ -2171,7 +2171,8 @@ class OnnxRecognizer:
         named = given.argmax(axis=1)
         sure_given = [(j, t) for j, t in enumerate(tol) if given[j, named[j]] >= TOLERANT_GIVEN]
         smallest = min(SMALLER_TOLERANT_LOOK)
-        for j, r in self._tolerant_stands(looks[0], sure_given, named, colour_frame, stock):
+        for j, r in self._tolerant_stands(looks[0], sure_given, named, colour_frame, stock,
+                                          given_ok=WIDTH_SEARCH_GIVEN):
             assert r.card is not None
             if r.card.suit in _BLACK_SUITS and corners[todo[j]].card_width * smallest < SMALLER_TOLERANT_FROM:
                 continue  # a club or a spade read at a small card's index
