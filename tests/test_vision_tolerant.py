@@ -567,10 +567,10 @@ def test_r2_a_real_designs_index_the_tolerant_model_doubts_is_an_index_is_read_g
 
 @pytest.mark.skipif(len(render.available(render.REAL_DECKS)) < len(render.REAL_DECKS),
                     reason="the real deck designs are not fetched (python -m vision.fetch_deck --debian)")
-def test_r2_a_frame_whose_width_is_searched_takes_no_tolerant_read_given_an_index(recognizer, monkeypatch):
+def test_r2_a_frame_whose_width_is_searched_takes_no_tolerant_read_given_an_index_at_any_width(recognizer, monkeypatch):
     """Real designs' benchmark scene 101 (``kde-tigullio``, 149 px), read with the width searched (a
-    photograph): 1 card read, none wrong. Were the reads given an index taken there (``WIDTH_SEARCH_GIVEN``),
-    another width reads 4 cards right and the 9h as a 4h, a card not in the scene."""
+    photograph): 1 card read, none wrong. Were the reads given an index taken there at every width tried
+    (``WIDTH_SEARCH_GIVEN``), another width reads 4 cards right and the 9h as a 4h, a card not in the scene."""
     from bench_vision import bench_scene, match_reads
 
     cv2.setNumThreads(1)
@@ -580,3 +580,46 @@ def test_r2_a_frame_whose_width_is_searched_takes_no_tolerant_read_given_an_inde
     monkeypatch.setattr(recognize, "WIDTH_SEARCH_GIVEN", True)
     sure_reads, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
     assert len(hit) == 4 and [(str(d.card), scene.cards[j].card) for d, j in wrong] == [("4h", "9h")]
+
+
+@pytest.mark.skipif(len(render.available(render.REAL_DECKS)) < len(render.REAL_DECKS),
+                    reason="the real deck designs are not fetched (python -m vision.fetch_deck --debian)")
+def test_r2_a_frame_whose_width_is_searched_takes_a_read_given_an_index_at_the_width_its_cards_measure(
+        recognizer, monkeypatch):
+    """Real designs' benchmark scene 50 (``gnome-simplistic``, 139 px), read with the width searched: the
+    cards read sure at both index corners measure the width, and the scale-tolerant reads given an index at
+    corners of that width (within ``WIDTH_SEARCH_GIVEN_AGREES``) stand: 10 cards right, none wrong, where 7
+    without them."""
+    from bench_vision import bench_scene, match_reads
+
+    cv2.setNumThreads(1)
+    scene = bench_scene(render.available(render.REAL_DECKS), 424242, 50)
+    sure_reads, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
+    assert len(hit) == sure_reads == 10 and wrong == []
+    monkeypatch.setattr(recognize, "WIDTH_SEARCH_GIVEN_AGREES", None)
+    sure_reads, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
+    assert len(hit) == sure_reads == 7 and wrong == []
+
+
+@pytest.mark.skipif(len(render.available(render.REAL_DECKS)) < len(render.REAL_DECKS),
+                    reason="the real deck designs are not fetched (python -m vision.fetch_deck --debian)")
+def test_r2_a_read_given_an_index_in_a_searched_frame_names_no_card_read_at_another_corner(recognizer, monkeypatch):
+    """Real designs' benchmark scene 17 (``kde-dondorf``, 77 px, a deck printing an upright index at its top
+    right as well as its top left): 6 cards right and its one wrong read, an Ac placed beside itself, the
+    same with the reads given an index as without. Were a card read sure elsewhere taken given an index too
+    (``WIDTH_SEARCH_GIVEN_NEW``), the 8h read at its top-right index places it beside itself, over a 5c."""
+    from bench_vision import bench_scene, match_reads
+
+    cv2.setNumThreads(1)
+    scene = bench_scene(render.available(render.REAL_DECKS), 424242, 17)
+
+    def read() -> tuple[int, list[tuple[str, str]]]:
+        _, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
+        return len(hit), sorted((str(d.card), scene.cards[j].card) for d, j in wrong)
+
+    assert read() == (6, [("Ac", "Ac")])
+    monkeypatch.setattr(recognize, "WIDTH_SEARCH_GIVEN_AGREES", None)
+    assert read() == (6, [("Ac", "Ac")])
+    monkeypatch.setattr(recognize, "WIDTH_SEARCH_GIVEN_AGREES", 0.1)
+    monkeypatch.setattr(recognize, "WIDTH_SEARCH_GIVEN_NEW", False)
+    assert read() == (5, [("8h", "5c"), ("Ac", "Ac")])

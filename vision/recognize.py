@@ -120,14 +120,29 @@ seen benchmark a four-colour 3d's upside-down index read at another width as a Q
 implied a card 41% stock, the rest felt. Without a stock mask no read stands so."""
 WIDTH_SEARCH_GIVEN = False
 """Whether a frame read with its card width searched (a photograph, no card width configured) takes the
-scale-tolerant reads :data:`TOLERANT_NOT_INDEX_UP_TO` lets stand: no, only a frame or a seat zone read at a
-configured card width does. "Not an index" is that model's word that a crop is at the wrong scale, and a
+scale-tolerant reads :data:`TOLERANT_NOT_INDEX_UP_TO` lets stand at every width it tries: no, only at the width
+its sure reads measure (:data:`WIDTH_SEARCH_GIVEN_AGREES`); a frame or a seat zone read at a configured card
+width takes them at every corner. "Not an index" is that model's word that a crop is at the wrong scale, and a
 searched width can be wrong: a 12-megapixel photograph of 900 px cards, read halved, read a 6c and a 2d
 sure at 195 and 246 px given an index and placed them off their cards (2 wrong reads where none). On the
 benchmark's scenes, read with the width searched, they would read the real designs 594 right where 537
 (16 wrong where 12, none a card not in the scene), ``letele`` 785 where 760, seen and unseen within 2
 cards, 1 wrong read more. Counted in the search's weighing of widths as well, a ``kde-tigullio`` 9h read 4h
 (real designs scene 101)."""
+WIDTH_SEARCH_GIVEN_AGREES: float | None = 0.1
+"""A frame read with its card width searched takes a scale-tolerant read :data:`TOLERANT_NOT_INDEX_UP_TO` lets
+stand where the card width its corner implies is within this share of the width the frame's sure reads
+measure between a card's two index corners (:func:`implied_card_width`, read first without such reads):
+the index's own scale and the distance across a card agree. ``None``: none (:data:`WIDTH_SEARCH_GIVEN`).
+Measured on the real designs' standard 150 scenes: 547 cards right where 537, 13 sure reads counted wrong where
+12 (a ``kde-dondorf`` Jh read at its upright top-right index, its top-left covered, placed beside itself);
+300 scenes of seed 616161: 1,154 where 1,143, the same 28 wrong. At any width (:data:`WIDTH_SEARCH_GIVEN`) the
+12-megapixel photograph, read halved, read a 6c and a 2d at 195 px among its 450 px cards and placed them off;
+the width its whole cards measure would not do either: 203 px there."""
+WIDTH_SEARCH_GIVEN_NEW = True
+""":data:`WIDTH_SEARCH_GIVEN_AGREES` takes a read only of a card read sure at no other corner of the frame: a
+deck printing an index at all four corners (``kde-dondorf``) shows an upright one at the top right too, and a
+card read there as well was placed beside itself (real designs scene 17, an 8h read right without it)."""
 RANK_VETO_BELOW: float | None = 0.9999
 """With both body-suit models, a number card (two to ten) read sure below this at one index corner only,
 on a card at least :data:`SMALL_CARD_WIDTH` wide, is made unreadable where both bodies deny its rank and
@@ -2631,6 +2646,10 @@ class OnnxRecognizer:
         readings = self.read_corners(frame, corners, stock=stock, smaller=True, given_ok=WIDTH_SEARCH_GIVEN)
         dets = self._assemble(corners, readings, frame)
         implied = implied_card_width(dets, self.threshold)
+        if implied is not None and not WIDTH_SEARCH_GIVEN and WIDTH_SEARCH_GIVEN_AGREES is not None:
+            given = self._given_at_width(frame, corners, readings, stock, implied)
+            if given is not readings:
+                readings, dets = given, self._assemble(corners, given, frame)
         card = (implied or measured
                 or read_whole_width([*(masks.opened_boxes() if OPENED_WIDTH else []), *known], dets, self.threshold))
         if card is not None and (1.0 + IMPLIED_WIDTH_OFF) * card < best <= IMPLIED_WIDTH_MOST * card:
@@ -2648,6 +2667,30 @@ class OnnxRecognizer:
         dets = place_as_fitted(dets, [d for d, was in zip(dets, read) if d is not was], self.threshold, implied)
         return best, self._trusted(one_place_per_card(dets, stock, self.threshold), masks, frame,
                                    black_raises=TOLERANT_WIDTH_BODY or not switched)
+
+    def _given_at_width(self, frame: np.ndarray, corners: Sequence[detect.Corner], readings: list[Reading],
+                        stock: np.ndarray | None, width: float) -> list[Reading]:
+        """``readings`` of ``corners`` (a frame read with its width searched, :meth:`_search_width`) with the
+        scale-tolerant reads that stand on their card given an index (:data:`TOLERANT_NOT_INDEX_UP_TO`) at the
+        corners not read sure whose card is within :data:`WIDTH_SEARCH_GIVEN_AGREES` of ``width`` (the
+        frame's sure reads' :func:`implied_card_width`), each only where its card is read sure at no other corner
+        (a deck printing an index at all four corners, ``kde-dondorf``, has one upright beside the top-left one,
+        and a card read there is placed beside itself); ``readings`` itself where there are none."""
+        colour = frame if frame.ndim == 3 else None
+        todo = [i for i, (c, r) in enumerate(zip(corners, readings))
+                if (r.card is None or r.confidence < self.threshold)
+                and abs(c.card_width / width - 1) <= WIDTH_SEARCH_GIVEN_AGREES]
+        if not todo or colour is None or self.tolerant_session is None:
+            return readings
+        some = [corners[i] for i in todo]
+        gray = _gray_near(frame, some) if self.input_channels == 1 else frame
+        again, probs, crops, cut = self._read_plain(gray, some, colour, None, stock)
+        again = self._faint_sure_only(some, self.tolerant_reads(some, again, probs, crops, cut, colour, stock,
+                                                                given_ok=True))
+        read = {r.card for r in readings if r.card is not None and r.confidence >= self.threshold}
+        stood = {i: r for i, r in zip(todo, again) if r.tolerant and r.card is not None
+                 and r.confidence >= self.threshold and not (WIDTH_SEARCH_GIVEN_NEW and r.card in read)}
+        return [stood.get(i, r) for i, r in enumerate(readings)] if stood else readings
 
     def _trusted(self, dets: list[Detection], masks: detect.Masks, frame: np.ndarray, black_raises: bool = True
                  ) -> list[Detection]:
