@@ -571,15 +571,26 @@ def test_r2_a_frame_whose_width_is_searched_takes_no_tolerant_read_given_an_inde
     """Real designs' benchmark scene 101 (``kde-tigullio``, 149 px), read with the width searched (a
     photograph): 1 card read, none wrong. Were the reads given an index taken there at every width tried
     (``WIDTH_SEARCH_GIVEN``), another width reads 4 cards right and the 9h as a 4h, a card not in the scene."""
+    read = _searched_real_scene(recognizer, 101)
+    assert read() == (1, 1, [])
+    monkeypatch.setattr(recognize, "WIDTH_SEARCH_GIVEN", True)
+    assert read()[1:] == (4, [("4h", "9h")])
+
+
+def _searched_real_scene(recognizer, scene_no):  # type: ignore[no-untyped-def]
+    """A function reading the real designs' benchmark scene ``scene_no`` with the width searched, as
+    ``vision read`` reads a photograph: its sure reads, the cards read right, and each wrong read as
+    (read, truth)."""
     from bench_vision import bench_scene, match_reads
 
     cv2.setNumThreads(1)
-    scene = bench_scene(render.available(render.REAL_DECKS), 424242, 101)
-    sure_reads, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
-    assert len(hit) == sure_reads == 1 and wrong == []
-    monkeypatch.setattr(recognize, "WIDTH_SEARCH_GIVEN", True)
-    sure_reads, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
-    assert len(hit) == 4 and [(str(d.card), scene.cards[j].card) for d, j in wrong] == [("4h", "9h")]
+    scene = bench_scene(render.available(render.REAL_DECKS), 424242, scene_no)
+
+    def read() -> tuple[int, int, list[tuple[str, str | None]]]:
+        sure_reads, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
+        return sure_reads, len(hit), sorted((str(d.card), scene.cards[j].card if j >= 0 else None) for d, j in wrong)
+
+    return read
 
 
 @pytest.mark.skipif(len(render.available(render.REAL_DECKS)) < len(render.REAL_DECKS),
@@ -590,15 +601,10 @@ def test_r2_a_frame_whose_width_is_searched_takes_a_read_given_an_index_at_the_w
     cards read sure at both index corners measure the width, and the scale-tolerant reads given an index at
     corners of that width (within ``WIDTH_SEARCH_GIVEN_AGREES``) stand: 10 cards right, none wrong, where 7
     without them."""
-    from bench_vision import bench_scene, match_reads
-
-    cv2.setNumThreads(1)
-    scene = bench_scene(render.available(render.REAL_DECKS), 424242, 50)
-    sure_reads, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
-    assert len(hit) == sure_reads == 10 and wrong == []
+    read = _searched_real_scene(recognizer, 50)
+    assert read() == (10, 10, [])
     monkeypatch.setattr(recognize, "WIDTH_SEARCH_GIVEN_AGREES", None)
-    sure_reads, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
-    assert len(hit) == sure_reads == 7 and wrong == []
+    assert read() == (7, 7, [])
 
 
 @pytest.mark.skipif(len(render.available(render.REAL_DECKS)) < len(render.REAL_DECKS),
@@ -608,18 +614,10 @@ def test_r2_a_read_given_an_index_in_a_searched_frame_names_no_card_read_at_anot
     right as well as its top left): 6 cards right and its one wrong read, an Ac placed beside itself, the
     same with the reads given an index as without. Were a card read sure elsewhere taken given an index too
     (``WIDTH_SEARCH_GIVEN_NEW``), the 8h read at its top-right index places it beside itself, over a 5c."""
-    from bench_vision import bench_scene, match_reads
-
-    cv2.setNumThreads(1)
-    scene = bench_scene(render.available(render.REAL_DECKS), 424242, 17)
-
-    def read() -> tuple[int, list[tuple[str, str]]]:
-        _, hit, wrong = match_reads(scene, recognizer.recognize(scene.image), recognizer.threshold)
-        return len(hit), sorted((str(d.card), scene.cards[j].card) for d, j in wrong)
-
-    assert read() == (6, [("Ac", "Ac")])
+    read = _searched_real_scene(recognizer, 17)
+    assert read()[1:] == (6, [("Ac", "Ac")])
     monkeypatch.setattr(recognize, "WIDTH_SEARCH_GIVEN_AGREES", None)
-    assert read() == (6, [("Ac", "Ac")])
+    assert read()[1:] == (6, [("Ac", "Ac")])
     monkeypatch.setattr(recognize, "WIDTH_SEARCH_GIVEN_AGREES", 0.1)
     monkeypatch.setattr(recognize, "WIDTH_SEARCH_GIVEN_NEW", False)
-    assert read() == (5, [("8h", "5c"), ("Ac", "Ac")])
+    assert read()[1:] == (5, [("8h", "5c"), ("Ac", "Ac")])
