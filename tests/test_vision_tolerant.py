@@ -84,14 +84,18 @@ def test_r2_a_small_index_the_classifier_refuses_is_read_by_the_tolerant_model(r
 
 
 SMALLER_INDEX = dataclasses.replace(SMALL_INDEX, index_scale=0.6)
-"""The same design printing its index at 0.6 of its usual size: the scale-tolerant model names its hearts
-sure given an index, but gives "not an index" enough that its plain probability misses its threshold."""
+"""The training deck's design printing its index at 0.6 of its usual size: at the card's own width neither
+index model reads some of its corners sure, and the scale-tolerant model names its hearts sure given an
+index but gives "not an index" enough that its plain probability misses its threshold."""
+
+
+def smaller_face(card: str, width: int = WIDTH) -> np.ndarray:
+    return cv2.resize(render.card_face(SMALLER_INDEX, card)[..., ::-1], (width, int(round(width * detect.ASPECT))),
+                      interpolation=cv2.INTER_AREA)
 
 
 def smaller_index_card(card: str) -> tuple[np.ndarray, list[detect.Corner], np.ndarray]:
-    card_face = cv2.resize(render.card_face(SMALLER_INDEX, card)[..., ::-1], (WIDTH, HEIGHT),
-                           interpolation=cv2.INTER_AREA)
-    image, corners = on_felt(card_face)
+    image, corners = on_felt(smaller_face(card))
     return image, corners, np.full(image.shape[:2], 255, np.uint8)
 
 
@@ -123,6 +127,23 @@ def test_r2_no_tolerant_read_given_an_index_names_a_card_wrong_on_a_deck_printin
             read += got == Card.parse(card)
             wrong += got is not None and got != Card.parse(card)
     assert wrong == 0 and read >= 20
+
+
+@pytest.mark.parametrize("card", ["Ah", "2h", "3h"])
+def test_r2_a_searched_frame_takes_a_read_given_an_index_only_at_the_width_its_cards_measure(recognizer, card):
+    """R2: where a frame's card width was searched (a photograph), a tolerant read stands on its card given an
+    index only at corners within ``WIDTH_SEARCH_GIVEN_AGREES`` of the width its cards read sure at both index
+    corners measure, and only of a card read sure at no other corner (``OnnxRecognizer._given_at_width``,
+    sixty-sixth session)."""
+    image, corners, stock = smaller_index_card(card)
+    readings = recognizer.read_corners(image, corners, stock=stock)
+    assert sure(recognizer, readings) == [None, None]
+    width = corners[0].card_width
+    given = recognizer._given_at_width(image, corners, readings, stock, width * 1.05)
+    assert sure(recognizer, given) == [Card.parse(card)] * 2 and all(r.tolerant for r in given)
+    assert recognizer._given_at_width(image, corners, readings, stock, width * 1.2) is readings
+    elsewhere = [*readings, recognize.Reading(Card.parse(card), 0.999)]  # the same card read sure at a third corner
+    assert recognizer._given_at_width(image, [*corners, corners[0]], elsewhere, stock, width) is elsewhere
 
 
 def test_r2_tolerant_reads_only_corners_the_classifier_is_not_sure_of(recognizer, plain):
@@ -381,16 +402,6 @@ def test_r2_with_no_other_width_the_classifier_reads_the_tolerant_models_best_wi
     sure, hit, wrong = match_reads(scene, dets, recognizer.threshold)
     assert len(hit) == sure == 6 and wrong == []
     assert "Ks" not in {str(d.card) for d in dets if d.card is not None and d.confidence >= recognizer.threshold}
-
-
-SMALLER_INDEX = dataclasses.replace(SMALL_INDEX, index_scale=0.6)
-"""The training deck's design printing its index at 0.6 of its usual size: at the card's own width
-neither index model reads some of its corners sure."""
-
-
-def smaller_face(card: str, width: int = WIDTH) -> np.ndarray:
-    return cv2.resize(render.card_face(SMALLER_INDEX, card)[..., ::-1], (width, int(round(width * detect.ASPECT))),
-                      interpolation=cv2.INTER_AREA)
 
 
 @pytest.mark.parametrize("card", ["As", "9c", "Qs", "4d"])
