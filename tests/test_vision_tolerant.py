@@ -136,14 +136,15 @@ def test_r2_a_searched_frame_takes_a_read_given_an_index_only_at_the_width_its_c
     corners measure, and only of a card read sure at no other corner (``OnnxRecognizer._given_at_width``,
     sixty-sixth session)."""
     image, corners, stock = smaller_index_card(card)
-    readings = recognizer.read_corners(image, corners, stock=stock)
-    assert sure(recognizer, readings) == [None, None]
+    aside: dict[int, recognize.Reading] = {}
+    readings = recognizer.read_corners(image, corners, stock=stock, given_aside=aside)
+    assert sure(recognizer, readings) == [None, None] and sorted(aside) == [0, 1]
     width = corners[0].card_width
-    given = recognizer._given_at_width(image, corners, readings, stock, width * 1.05)
+    given = recognizer._given_at_width(corners, readings, aside, width * 1.05)
     assert sure(recognizer, given) == [Card.parse(card)] * 2 and all(r.tolerant for r in given)
-    assert recognizer._given_at_width(image, corners, readings, stock, width * 1.2) is readings
+    assert recognizer._given_at_width(corners, readings, aside, width * 1.2) is readings
     elsewhere = [*readings, recognize.Reading(Card.parse(card), 0.999)]  # the same card read sure at a third corner
-    assert recognizer._given_at_width(image, [*corners, corners[0]], elsewhere, stock, width) is elsewhere
+    assert recognizer._given_at_width([*corners, corners[0]], elsewhere, aside, width) is elsewhere
 
 
 def test_r2_tolerant_reads_only_corners_the_classifier_is_not_sure_of(recognizer, plain):

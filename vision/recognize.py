@@ -1993,7 +1993,8 @@ class OnnxRecognizer:
     def read_corners(self, frame: np.ndarray, corners: Sequence[detect.Corner],
                      colour_frame: np.ndarray | None = None, second_look: bool | None = None,
                      layout: bool = True, stock: np.ndarray | None = None, turned: bool = True,
-                     smaller: bool = False, given_ok: bool = False) -> list[Reading]:
+                     smaller: bool = False, given_ok: bool = False,
+                     given_aside: dict[int, Reading] | None = None) -> list[Reading]:
         """One reading per corner. A card read from a grayscale crop is checked against the colour
         of its print (:func:`suit_colour_check`) in ``colour_frame`` (default: ``frame`` when it is
         BGR): red print read as a black suit, or black print read as a red suit, is unreadable.
@@ -2007,7 +2008,9 @@ class OnnxRecognizer:
         the corners still not read sure are looked at smaller by the scale-tolerant model
         (:meth:`_smaller_tolerant_look`: a frame whose card width was searched, not configured). ``given_ok``:
         a scale-tolerant read may stand on its card given an index (:data:`TOLERANT_NOT_INDEX_UP_TO`: a
-        frame whose card width is configured)."""
+        frame whose card width is configured). ``given_aside``: where given, such reads do not stand but are put
+        here by corner, for the caller to weigh (a frame whose width is searched: :meth:`_given_at_width`); not
+        one at a corner proposed from weak print."""
         if not corners:
             return []
         if colour_frame is None and frame.ndim == 3:
@@ -2017,9 +2020,12 @@ class OnnxRecognizer:
         readings, probs, crops, cut = self._read_plain(frame, corners, colour_frame, second_look, stock, turned)
         if layout:
             readings = self.tolerant_reads(corners, readings, probs, crops, cut, colour_frame, stock,
-                                           given_ok=given_ok)
+                                           given_ok=given_ok, given_aside=given_aside)
             readings = self.layout_reads(frame, corners, readings, colour_frame, crops, cut, stock)
         readings = self._faint_sure_only(corners, readings)
+        if given_aside and FAINT_SURE_ONLY:
+            for i in [i for i in given_aside if corners[i].faint]:
+                del given_aside[i]
         if layout and smaller:
             readings = self._smaller_tolerant_look(frame, corners, readings, cut, colour_frame, stock)
         return readings
@@ -2054,7 +2060,7 @@ class OnnxRecognizer:
     def tolerant_reads(self, corners: Sequence[detect.Corner], readings: Sequence[Reading], probs: np.ndarray,
                        crops: Sequence[np.ndarray], cut: Sequence[int], colour_frame: np.ndarray | None = None,
                        stock: np.ndarray | None = None, black_body_below: float | None = None,
-                       given_ok: bool = False) -> list[Reading]:
+                       given_ok: bool = False, given_aside: dict[int, Reading] | None = None) -> list[Reading]:
         """``readings`` with each corner the index classifier did not read as a card at the threshold
         read again by the scale-tolerant index model (:data:`DEFAULT_TOLERANT_MODEL`). Its card
         becomes the corner's reading, at the tolerant model's probability, where
@@ -2071,7 +2077,8 @@ class OnnxRecognizer:
         The corners the frame's edge cuts (``cut``) are not read. Such a reading then meets every
         check an index read meets. Unchanged without a tolerant model or a colour frame.
         ``black_body_below``: in place of :data:`TOLERANT_BLACK_BODY_BELOW`; ``given_ok``: whether a read may
-        stand on its probability given an index (:data:`TOLERANT_NOT_INDEX_UP_TO`)."""
+        stand on its probability given an index (:data:`TOLERANT_NOT_INDEX_UP_TO`); ``given_aside``: as
+        :meth:`read_corners` says."""
         out = list(readings)
         if self.tolerant_session is None or colour_frame is None or colour_frame.ndim != 3:
             return out
@@ -2084,9 +2091,17 @@ class OnnxRecognizer:
         if not todo:
             return out
         tol = self.tolerant_session.run(None, {self.tolerant_input_name: preprocess([crops[i] for i in todo])})[0]
-        for i, r in self._tolerant_stands(corners, list(zip(todo, tol)), named, colour_frame, stock,
-                                          black_body_below, given_ok):
-            out[i] = r
+        bar, raw = max(self.tolerant_threshold, self.threshold), dict(zip(todo, tol))
+        for i, r in self._tolerant_stands(corners, list(raw.items()), named, colour_frame, stock,
+                                          black_body_below, given_ok or given_aside is not None):
+            assert r.card is not None
+            k = r.card.index
+            if given_aside is None or given_ok:
+                out[i] = r
+            elif raw[i][k] < bar:
+                given_aside[i] = r  # stands only given an index: the caller weighs it
+            else:  # stands on its plain probability, as without given_aside
+                out[i] = dataclasses.replace(r, confidence=float(raw[i][k]), colour_twin=float(raw[i][k ^ 3]))
         return out
 
     def _tolerant_stands(self, corners: Sequence[detect.Corner], tolerant: Sequence[tuple[int, np.ndarray]],
@@ -2643,11 +2658,14 @@ class OnnxRecognizer:
             runner_up = with_tolerant
         if apart:  # the runner-up's corners join the chosen width's, read in one model call
             corners += detect.find_corners(frame, max(apart, key=runner_up), roi, masks, felt)
-        readings = self.read_corners(frame, corners, stock=stock, smaller=True, given_ok=WIDTH_SEARCH_GIVEN)
+        aside: dict[int, Reading] | None = (
+            {} if not WIDTH_SEARCH_GIVEN and WIDTH_SEARCH_GIVEN_AGREES is not None else None)
+        readings = self.read_corners(frame, corners, stock=stock, smaller=True, given_ok=WIDTH_SEARCH_GIVEN,
+                                     given_aside=aside)
         dets = self._assemble(corners, readings, frame)
         implied = implied_card_width(dets, self.threshold)
-        if implied is not None and not WIDTH_SEARCH_GIVEN and WIDTH_SEARCH_GIVEN_AGREES is not None:
-            given = self._given_at_width(frame, corners, readings, stock, implied)
+        if implied is not None and aside:
+            given = self._given_at_width(corners, readings, aside, implied)
             if given is not readings:
                 readings, dets = given, self._assemble(corners, given, frame)
         card = (implied or measured
@@ -2668,28 +2686,20 @@ class OnnxRecognizer:
         return best, self._trusted(one_place_per_card(dets, stock, self.threshold), masks, frame,
                                    black_raises=TOLERANT_WIDTH_BODY or not switched)
 
-    def _given_at_width(self, frame: np.ndarray, corners: Sequence[detect.Corner], readings: list[Reading],
-                        stock: np.ndarray | None, width: float) -> list[Reading]:
+    def _given_at_width(self, corners: Sequence[detect.Corner], readings: list[Reading], aside: dict[int, Reading],
+                        width: float) -> list[Reading]:
         """``readings`` of ``corners`` (a frame read with its width searched, :meth:`_search_width`) with the
-        scale-tolerant reads that stand on their card given an index (:data:`TOLERANT_NOT_INDEX_UP_TO`) at the
-        corners not read sure whose card is within :data:`WIDTH_SEARCH_GIVEN_AGREES` of ``width`` (the
-        frame's sure reads' :func:`implied_card_width`), each only where its card is read sure at no other corner
-        (a deck printing an index at all four corners, ``kde-dondorf``, has one upright beside the top-left one,
-        and a card read there is placed beside itself); ``readings`` itself where there are none."""
-        colour = frame if frame.ndim == 3 else None
-        todo = [i for i, (c, r) in enumerate(zip(corners, readings))
-                if (r.card is None or r.confidence < self.threshold)
-                and abs(c.card_width / width - 1) <= WIDTH_SEARCH_GIVEN_AGREES]
-        if not todo or colour is None or self.tolerant_session is None:
-            return readings
-        some = [corners[i] for i in todo]
-        gray = _gray_near(frame, some) if self.input_channels == 1 else frame
-        again, probs, crops, cut = self._read_plain(gray, some, colour, None, stock)
-        again = self._faint_sure_only(some, self.tolerant_reads(some, again, probs, crops, cut, colour, stock,
-                                                                given_ok=True))
+        scale-tolerant reads that stand only on their card given an index (:data:`TOLERANT_NOT_INDEX_UP_TO`),
+        put ``aside`` by :meth:`read_corners`, at the corners still not read sure whose card is within
+        :data:`WIDTH_SEARCH_GIVEN_AGREES` of ``width`` (the frame's sure reads' :func:`implied_card_width`),
+        each only where its card is read sure at no other corner (a deck printing an index at all four
+        corners, ``kde-dondorf``, has one upright beside the top-left one, and a card read there is placed
+        beside itself); ``readings`` itself where there are none."""
         read = {r.card for r in readings if r.card is not None and r.confidence >= self.threshold}
-        stood = {i: r for i, r in zip(todo, again) if r.tolerant and r.card is not None
-                 and r.confidence >= self.threshold and not (WIDTH_SEARCH_GIVEN_NEW and r.card in read)}
+        stood = {i: r for i, r in aside.items()
+                 if (readings[i].card is None or readings[i].confidence < self.threshold)
+                 and abs(corners[i].card_width / width - 1) <= WIDTH_SEARCH_GIVEN_AGREES
+                 and not (WIDTH_SEARCH_GIVEN_NEW and r.card in read)}
         return [stood.get(i, r) for i, r in enumerate(readings)] if stood else readings
 
     def _trusted(self, dets: list[Detection], masks: detect.Masks, frame: np.ndarray, black_raises: bool = True
