@@ -72,3 +72,104 @@ def test_r2_a_card_read_at_two_of_its_corners_is_one_card(recognizer, four_index
     assert all(len(cards) > len(set(cards)) for cards, _ in twice)  # each of these scenes reads a card twice
     assert [placed for _, placed in once] == [placed for _, placed in twice]  # and every card still where it lies
 
+
+
+def _upright_four_index_face(card: str, width: int = 100, four: bool = True) -> np.ndarray:
+    """A training deck's face, ``width`` px wide, BGR, with its top-left index printed upright at its top
+    right too and its bottom-right one at its bottom left (as ``kde-dondorf`` and many casino decks print
+    them), unless not ``four``."""
+    import cv2
+
+    from vision import detect
+
+    height = int(round(width * detect.ASPECT))
+    face = cv2.resize(np.array(render.card_face(render.TRAIN_DECKS[0], card))[..., ::-1], (width, height),
+                      interpolation=cv2.INTER_AREA).copy()
+    if four:
+        iw, ih = int(0.2 * width), int(0.3 * height)
+        face[:ih, width - iw:] = face[:ih, :iw]
+        face[height - ih:, :iw] = face[height - ih:, width - iw:]
+    return face
+
+
+def _covered_at_its_left(whole_prints_four: bool = True) -> tuple[np.ndarray, tuple[float, float], float]:
+    """A 7c lying whole on a green felt (printing four indices, unless not ``whole_prints_four``) and a
+    four-index Kd whose top-left and bottom-right index corners two backs cover, so that it shows its
+    index upright only at its top right; the Kd's centre; the card width."""
+    import cv2
+
+    from vision import detect
+
+    width = 100
+    height = int(round(width * detect.ASPECT))
+    image = np.empty((400, 700, 3), np.uint8)
+    image[:] = detect.UPRIGHT_FELT
+    image[60 : 60 + height, 60 : 60 + width] = _upright_four_index_face("7c", width, whole_prints_four)
+    image[60 : 60 + height, 400 : 400 + width] = _upright_four_index_face("Kd", width)
+    back = cv2.resize(np.array(render.card_back(render.TRAIN_DECKS[0]))[..., ::-1], (width, height),
+                      interpolation=cv2.INTER_AREA)
+    image[40 : 40 + height, 330 : 330 + width] = back
+    image[height : height + 80, 410:510] = back[:80]
+    return cv2.GaussianBlur(image, (3, 3), 0.6), (400 + width / 2, 60 + height / 2), float(width)
+
+
+def _zones(rec: R.OnnxRecognizer, image: np.ndarray, width: float) -> list[R.Detection]:
+    """``image`` read as a table camera reads it: two seat zones (the 7c's half, the Kd's) at ``width``."""
+    from vision import detect
+
+    half = image.shape[1] // 2
+    rois = [(0, 0, half, image.shape[0]), (half, 0, image.shape[1] - half, image.shape[0])]
+    jobs = [(roi, detect.card_masks(image[:, roi[0] : roi[0] + roi[2]], width)) for roi in rois]
+    return [d for dets in rec.recognize_zones(image, jobs, card_width=width) for d in dets]
+
+
+@pytest.mark.parametrize("how", ["width searched", "width configured", "seat zones"])
+def test_r2_a_four_index_card_read_at_its_top_right_index_alone_is_placed_on_its_own_card(
+        recognizer, monkeypatch, how):
+    """A deck that prints its index upright at the top right too (``kde-dondorf``, many casino decks): a
+    card whose top-left index is covered is read at that one, which the classifier takes for a top-left
+    index, and its card placed beside it over the felt. Where the frame shows the deck prints four
+    (a card read at both its upright indices, ``four_index_pairs``) and felt shows through the place,
+    it is placed from its other upright index, the spacing the frame measured back
+    (``FOUR_INDEX_FELT``, sixty-seventh session). A table camera's seat zones share what the frame shows:
+    here the 7c lies in one zone and the Kd in the other."""
+    image, centre, width = _covered_at_its_left()
+    rec = recognizer if how == "width searched" else R.OnnxRecognizer(threads=1, card_width=width)
+    pairs: list[list[tuple[int, int, float]]] = []
+    found = R.four_index_pairs
+
+    def seen(dets: list[R.Detection], threshold: float) -> list[tuple[int, int, float]]:
+        pairs.append(found(dets, threshold))
+        return pairs[-1]
+
+    monkeypatch.setattr(R, "four_index_pairs", seen)
+
+    def kd() -> R.Detection:
+        read = _zones(rec, image, width) if how == "seat zones" else rec.recognize(image)
+        (d,) = [d for d in read if str(d.card) == "Kd" and d.confidence >= rec.threshold]
+        return d
+
+    assert math.dist(kd().center, centre) < 0.1 * width
+    spacings = [s for found in pairs for _, _, s in found]  # the 7c's, at the width the Kd was read at
+    assert spacings and all(0.7 < s < 0.9 for s in spacings)
+    monkeypatch.setattr(R, "FOUR_INDEX_ALONE_FELT", None)  # the frame shows the deck prints four
+    assert math.dist(kd().center, centre) < 0.1 * width
+    monkeypatch.setattr(R, "FOUR_INDEX_FELT", None)
+    assert math.dist(kd().center, centre) > 0.6 * width
+
+
+def test_r2_a_card_whose_place_is_mostly_felt_is_placed_from_its_other_upright_index_at_the_usual_spacing(
+        recognizer, monkeypatch):
+    """The same frame, the whole card a 7c printing two indices: nothing the frame shows says the deck
+    prints four, but the Kd's place is mostly felt, and felt never lies over a card. Its index is taken for
+    the one a four-index deck prints at the top right, the usual spacing back, where that place shows no
+    felt (``FOUR_INDEX_ALONE_FELT``, ``FOUR_INDEX_USUAL``); without the rule it is placed over the felt."""
+    image, centre, width = _covered_at_its_left(whole_prints_four=False)
+
+    def kd() -> R.Detection:
+        (d,) = [d for d in recognizer.recognize(image) if str(d.card) == "Kd" and d.confidence >= recognizer.threshold]
+        return d
+
+    assert math.dist(kd().center, centre) < 0.2 * width
+    monkeypatch.setattr(R, "FOUR_INDEX_ALONE_FELT", None)
+    assert math.dist(kd().center, centre) > 0.6 * width

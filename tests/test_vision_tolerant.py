@@ -623,13 +623,32 @@ def test_r2_a_frame_whose_width_is_searched_takes_a_read_given_an_index_at_the_w
                     reason="the real deck designs are not fetched (python -m vision.fetch_deck --debian)")
 def test_r2_a_read_given_an_index_in_a_searched_frame_names_no_card_read_at_another_corner(recognizer, monkeypatch):
     """Real designs' benchmark scene 17 (``kde-dondorf``, 77 px, a deck printing an upright index at its top
-    right as well as its top left): 6 cards right and its one wrong read, an Ac placed beside itself, the
-    same with the reads given an index as without. Were a card read sure elsewhere taken given an index too
-    (``WIDTH_SEARCH_GIVEN_NEW``), the 8h read at its top-right index places it beside itself, over a 5c."""
+    right as well as its top left), its cards placed where their index reads them (``FOUR_INDEX_FELT`` off):
+    6 cards right and its one wrong read, an Ac placed beside itself, the same with the reads given an index
+    as without. Were a card read sure elsewhere taken given an index too (``WIDTH_SEARCH_GIVEN_NEW``), the 8h
+    read at its top-right index places it beside itself, over a 5c."""
     read = _searched_real_scene(recognizer, 17)
+    monkeypatch.setattr(recognize, "FOUR_INDEX_FELT", None)
     assert read()[1:] == (6, [("Ac", "Ac")])
     monkeypatch.setattr(recognize, "WIDTH_SEARCH_GIVEN_AGREES", None)
     assert read()[1:] == (6, [("Ac", "Ac")])
     monkeypatch.setattr(recognize, "WIDTH_SEARCH_GIVEN_AGREES", 0.1)
     monkeypatch.setattr(recognize, "WIDTH_SEARCH_GIVEN_NEW", False)
+    assert read()[1:] == (5, [("8h", "5c"), ("Ac", "Ac")])
+
+
+@pytest.mark.skipif(len(render.available(render.REAL_DECKS)) < len(render.REAL_DECKS),
+                    reason="the real deck designs are not fetched (python -m vision.fetch_deck --debian)")
+def test_r2_a_four_index_decks_card_read_at_its_top_right_index_in_a_photograph_is_placed_on_its_own_card(
+        recognizer, monkeypatch):
+    """Real designs' benchmark scene 17 (``kde-dondorf``): a card of the frame read at both its upright
+    indices shows the deck prints four; the Ac read at its top-right index alone, its place over felt, is
+    placed from its top-left one (``FOUR_INDEX_FELT``, sixty-seventh session): 7 cards right, none wrong,
+    where 6 and the Ac placed beside itself. So is the 8h where a card read sure elsewhere is taken given an
+    index (``WIDTH_SEARCH_GIVEN_NEW`` off)."""
+    read = _searched_real_scene(recognizer, 17)
+    assert read()[1:] == (7, [])
+    monkeypatch.setattr(recognize, "WIDTH_SEARCH_GIVEN_NEW", False)
+    assert read()[1:] == (7, [])
+    monkeypatch.setattr(recognize, "FOUR_INDEX_FELT", None)
     assert read()[1:] == (5, [("8h", "5c"), ("Ac", "Ac")])

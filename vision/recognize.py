@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import math
 import pathlib
 import threading
@@ -2388,11 +2389,25 @@ class OnnxRecognizer:
         readings = self.read_corners(frame, [c for _, _, cs in batch for c in cs], colour, layout=wanted is None,
                                      stock=stock, turned=TABLE_TURNED_LOOK, given_ok=True)
         per_job: dict[int, tuple[list[detect.Corner], list[Reading]]] = {}
+        assembled: dict[int, list[Detection]] = {}
         at = 0
         for k, _, cs in batch:
             per_job[k] = (cs, readings[at : at + len(cs)])
             at += len(cs)
-            out[k] = one_place_per_card(self._assemble(*per_job[k], colour, veto=False), stock, self.threshold)
+            assembled[k] = self._assemble(*per_job[k], colour, veto=False)
+        # the spacing of a four-index deck's upright indices, as any zone's cards show it
+        spacing = four_index_spacing([d for dets in assembled.values() for d in dets], self.threshold)
+        grounds: list[np.ndarray] = []
+
+        def ground() -> np.ndarray:
+            if not grounds:
+                grounds.append(detect.stock_frame(frame.shape, [jobs[k] for k, _, _ in batch], "foreground"))
+            return grounds[0]
+
+        for k, dets in assembled.items():
+            if spacing is not None:  # a seat zone's place mostly felt alone moves no card (a frame's time)
+                dets = four_index_places(dets, ground, self.threshold, spacing, alone=False)
+            out[k] = one_place_per_card(dets, stock, self.threshold)
         # (the rank veto is the table watcher's: once a reading, vision.watch.TableWatcher)
         self._twin_veto([out[k] for k, _, _ in batch], colour)  # type: ignore[misc]
         for k, _, _ in batch:
@@ -2427,8 +2442,10 @@ class OnnxRecognizer:
                 # read as another card at CONTEST_FLOOR or more
                 kept = [(c, r) for c, i, r in zip(extra, of, readings[at : at + len(extra)])
                         if i < 0 or _smaller_look_stands(rs[i], r)]
-                out[k] = one_place_per_card(self._assemble(cs + [c for c, _ in kept], rs + [r for _, r in kept],
-                                                           colour, veto=False), stock, self.threshold)
+                dets = self._assemble(cs + [c for c, _ in kept], rs + [r for _, r in kept], colour, veto=False)
+                if spacing is not None:
+                    dets = four_index_places(dets, ground, self.threshold, spacing, alone=False)
+                out[k] = one_place_per_card(dets, stock, self.threshold)
                 at += len(extra)
             self._twin_veto([out[k] for k, _, _ in more], colour)  # type: ignore[misc]
             for k, _, _ in more:
@@ -2471,6 +2488,8 @@ class OnnxRecognizer:
             corners = self._scaled(detect.find_corners(frame, width * self.index_scale, roi, masks, felt))
             stock = detect.stock_frame(frame.shape, [(roi, masks)])
             dets = self._assemble(corners, self.read_corners(frame, corners, stock=stock, given_ok=True), frame)
+            dets = four_index_places(dets, lambda: detect.stock_frame(frame.shape, [(roi, masks)], "foreground"),
+                                     self.threshold)
             return self._trusted(one_place_per_card(dets, stock, self.threshold), masks, frame)
         dets = self._search_width(frame, roi, masks, felt)[1]
         origin = (0, 0) if roi is None else roi[:2]
@@ -2683,6 +2702,7 @@ class OnnxRecognizer:
                 for d in dets]
         # cards whose own edges are covered, as wide as those whose stock or edge measured them
         dets = place_as_fitted(dets, [d for d, was in zip(dets, read) if d is not was], self.threshold, implied)
+        dets = four_index_places(dets, lambda: ground, self.threshold)
         return best, self._trusted(one_place_per_card(dets, stock, self.threshold), masks, frame,
                                    black_raises=TOLERANT_WIDTH_BODY or not switched)
 
@@ -3222,6 +3242,181 @@ many card widths apart, read at index corners that face opposite ways (:data:`PA
 one card read at the two extra indices a four-index deck prints upright at its top-right and
 bottom-left corners (Dondorf): each implies a card beside the card, on either side of it, and the
 card is placed midway (:func:`one_place_per_card`); ``None``: both stand (fifty-sixth session)."""
+
+
+FOUR_INDEX_SPACING = (0.6, 1.0)
+"""Two reads of one card at or above the threshold at index corners that face the same way, this many
+card widths apart along the card's short side (the direction the index reads, :attr:`Detection.read_at`)
+and within :data:`FOUR_INDEX_ACROSS` of it across, are the index a deck prints at its top-left
+corner and the one it prints upright at its top-right (Dondorf; many casino decks print four): the
+frame's deck has one at each corner, and the median of such spacings is how far apart the two lie
+(:func:`four_index_pairs`; ``kde-dondorf`` 0.82 to 0.93 of the width a corner implies)."""
+FOUR_INDEX_ACROSS = 0.1
+"""See :data:`FOUR_INDEX_SPACING`: card widths off the short side the second read may lie."""
+FOUR_INDEX_SAME_WAY = 0.9
+"""See :data:`FOUR_INDEX_SPACING`: the least dot product of the two reads' directions (facing one way)."""
+FOUR_INDEX_FELT: float | None = 0.3
+"""In a frame whose deck prints its index at four corners (:func:`four_index_pairs`), a card read at
+one index corner whose place shows felt over more than this share of its middle (the card shrunk to
+:data:`FOUR_INDEX_MIDDLE` round its centre: felt never lies over a card) was read at the index the deck
+prints at its other corner, and is placed from that one, the spacing back, where its middle shows
+felt under :data:`FOUR_INDEX_CLEAR` (:func:`four_index_places`). Elsewhere it keeps its place: a card
+lying under others shows no felt either way, and a plain back of the felt's own colour is felt to the
+masks. A card read at its top-right index beside a read of it at its top-left is placed there too. A
+table's seat zones share the spacing any of the frame's zones shows. ``None``: every card keeps its place
+(sixty-seventh session: ``kde-dondorf``'s cards were a tenth of them placed beside their own)."""
+FOUR_INDEX_ALONE_FELT: float | None = 0.5
+"""Where no card of the frame shows its deck prints four indices, a card read at one index corner whose
+place's middle shows felt over more than this share is still placed as :data:`FOUR_INDEX_FELT` says,
+:data:`FOUR_INDEX_USUAL` back (a card's place that is mostly felt is not its place, and the frame may show
+no card whole); ``None``: only in a frame that shows the deck prints four. Not in a table's seat zones
+(each card a frame would ask for the felt there, about 1% of a table frame's time, and a card's place in
+its zone does not change the seat's verdict)."""
+FOUR_INDEX_USUAL = 0.88
+"""See :data:`FOUR_INDEX_ALONE_FELT`: the spacing of the two upright indices, in card widths, where the
+frame measures none (``kde-dondorf``'s median)."""
+FOUR_INDEX_CLEAR = 0.1
+"""See :data:`FOUR_INDEX_FELT`: the most felt the other place's middle may show."""
+FOUR_INDEX_MIDDLE = 0.8
+"""See :data:`FOUR_INDEX_FELT`: the share of the card round its centre whose felt counts."""
+
+
+def four_index_pairs(dets: Sequence[Detection], threshold: float) -> list[tuple[int, int, float]]:
+    """The cards ``dets`` read sure both at the top-left index and at the one a four-index deck prints
+    upright at its top-right (:data:`FOUR_INDEX_SPACING`): ``(i, j, spacing)``, ``dets[j]`` read at one
+    index corner lying ``spacing`` card widths from one of ``dets[i]``'s along the way its index reads
+    (its top right). ``[]`` where none shows (a deck that prints two indices).
+
+    >>> from controller.cards import Card
+    >>> q = ((0.0, 0.0), (60.0, 0.0), (60.0, 84.0), (0.0, 84.0))
+    >>> tl = Detection(Card.parse("Kd"), 0.99, q, 1, read_at=((0.0, 0.0, 1.0, 0.0),))
+    >>> tr = Detection(Card.parse("Kd"), 0.99, q, 1, read_at=((52.0, 1.0, 1.0, 0.0),))
+    >>> four_index_pairs([tr, tl], 0.96)
+    [(1, 0, 0.8667)]
+    >>> br = Detection(Card.parse("Kd"), 0.99, q, 1, read_at=((60.0, 84.0, -1.0, 0.0),))
+    >>> four_index_pairs([tl, br], 0.96)  # the two index corners of a two-index deck
+    []
+    """
+    lo, hi = FOUR_INDEX_SPACING
+    by_card: dict[Card, list[int]] = {}
+    for k, d in enumerate(dets):
+        if d.card is not None and d.confidence >= threshold:
+            by_card.setdefault(d.card, []).append(k)
+    pairs = []
+    for ks in by_card.values():
+        reads = [(k, r, math.dist(dets[k].corners[0], dets[k].corners[1])) for k in ks for r in dets[k].read_at]
+        for n, (i, (x, y, ux, uy), w) in enumerate(reads):
+            for j, (x2, y2, ux2, uy2), w2 in reads[n + 1:]:
+                if j == i or ux * ux2 + uy * uy2 < FOUR_INDEX_SAME_WAY:
+                    continue
+                dx, dy, width = x2 - x, y2 - y, (w + w2) / 2
+                along, across = (dx * ux + dy * uy) / width, abs(-dx * uy + dy * ux) / width
+                if lo <= abs(along) <= hi and across <= FOUR_INDEX_ACROSS:
+                    pairs.append((i, j, round(along, 4)) if along > 0 else (j, i, round(-along, 4)))
+    return pairs
+
+
+def four_index_spacing(dets: Sequence[Detection], threshold: float) -> float | None:
+    """The median spacing of :func:`four_index_pairs` of ``dets``, or ``None`` where they show none.
+
+    >>> four_index_spacing([], 0.96) is None
+    True
+    """
+    pairs = four_index_pairs(dets, threshold)
+    return float(np.median([s for _, _, s in pairs])) if pairs else None
+
+
+def felt_share(quad: Sequence[Sequence[float]], ground: np.ndarray, middle: float = 1.0) -> float:
+    """The share of the card ``quad`` (shrunk to ``middle`` round its centre) that shows felt
+    (``ground``: a frame-sized mask of anything not felt, :func:`vision.detect.stock_frame`), sampled as
+    :func:`stock_fit` samples; 0.0 where none of it is on the frame.
+
+    >>> ground = np.full((100, 100), 255, np.uint8); ground[:, 50:] = 0
+    >>> felt_share([(10, 10), (90, 10), (90, 50), (10, 50)], ground)
+    0.5
+    >>> felt_share([(10, 10), (90, 10), (90, 50), (10, 50)], ground, middle=0.5)
+    0.5
+    >>> felt_share([(10, 10), (40, 10), (40, 50), (10, 50)], ground)
+    0.0
+    """
+    points = _spread(middle) @ np.asarray(quad, np.float64)
+    return 1.0 - _on_stock(points, ground, 1.0)
+
+
+@functools.lru_cache(maxsize=8)
+def _spread(middle: float, n: int = 8) -> np.ndarray:
+    """``n * n x 4``: the weights of a quad's four corners for ``n x n`` points spread over the quad's
+    middle (``middle`` of it round its centre), as :func:`stock_fit` spreads them over the whole."""
+    a = 0.5 + middle * ((np.arange(n) + 0.5) / n - 0.5)
+    s, t = (g.ravel() for g in np.meshgrid(a, a))
+    return np.stack([(1 - s) * (1 - t), s * (1 - t), s * t, (1 - s) * t], axis=1)
+
+
+def _read_at_one_corner(d: Detection) -> bool:
+    """Whether ``d`` was read at one index corner: by one proposal, or by several within a quarter of
+    its width of the first (as :func:`fit_to_edge` takes it)."""
+    return bool(d.read_at) and all(math.dist(d.read_at[0][:2], r[:2]) <= 0.25 * math.dist(d.corners[0], d.corners[1])
+                                   for r in d.read_at[1:])
+
+
+def four_index_places(dets: Sequence[Detection], ground: Callable[[], np.ndarray], threshold: float,
+                      spacing: float | None = None, alone: bool = True) -> list[Detection]:
+    """``dets`` with each card read sure at one index corner that the frame's four-index deck
+    (:func:`four_index_pairs`) placed over felt placed from the deck's other upright index instead,
+    where that place shows none (:data:`FOUR_INDEX_FELT`), and each card read at its top-right index
+    beside a read at its top-left placed there. In a frame whose deck shows no such index, only a place
+    mostly felt is moved so (:data:`FOUR_INDEX_ALONE_FELT`), and with ``alone`` false (a table's seat
+    zones, read against a frame's time) none. ``spacing``: the frame's (:func:`four_index_spacing` of
+    every region's reads), else the one ``dets`` show. ``ground``: gives the frame's not-felt mask
+    (:func:`vision.detect.stock_frame` with ``"foreground"``), asked only where a place's felt counts.
+
+    >>> from controller.cards import Card
+    >>> ground = np.zeros((200, 300), np.uint8); ground[20:104, 100:160] = 255  # a Kd alone on felt
+    >>> ground[20:104, 180:240] = 255  # a 7c, read at both its upright indices: the deck prints four
+    >>> def det(card, x):
+    ...     q = ((x, 20.0), (x + 60.0, 20.0), (x + 60.0, 104.0), (x, 104.0))
+    ...     return Detection(Card.parse(card), 0.99, q, 1, read_at=((x, 20.0, 1.0, 0.0),))
+    >>> moved = four_index_places([det("Kd", 148.0), det("7c", 180.0), det("7c", 228.0)], lambda: ground, 0.96)
+    >>> [(str(d.card), d.corners[0]) for d in moved]  # the Kd and the second 7c were read at their top right
+    [('Kd', (100.0, 20.0)), ('7c', (180.0, 20.0)), ('7c', (180.0, 20.0))]
+    >>> four_index_places([det("Kd", 148.0)], lambda: ground, 0.96)[0].corners[0]  # no four-index deck shown
+    (148.0, 20.0)
+    >>> lone = ground.copy(); lone[:, 170:] = 0  # the Kd alone: its place read 53 px right is mostly felt
+    >>> [round(v) for v in four_index_places([det("Kd", 153.0)], lambda: lone, 0.96)[0].corners[0]]
+    [100, 20]
+    >>> four_index_places([det("Kd", 153.0)], lambda: lone, 0.96, alone=False)[0].corners[0]  # a seat zone's
+    (153.0, 20.0)
+    """
+    if FOUR_INDEX_FELT is None:
+        return list(dets)
+    pairs = four_index_pairs(dets, threshold)
+    at_top_right = {j for _, j, _ in pairs}
+    spacing = spacing or four_index_spacing(dets, threshold)
+    felt = FOUR_INDEX_FELT
+    if spacing is None:  # no card shows the deck prints four: only a place mostly felt
+        if FOUR_INDEX_ALONE_FELT is None or not alone:
+            return list(dets)
+        spacing, felt = FOUR_INDEX_USUAL, FOUR_INDEX_ALONE_FELT
+    mask: np.ndarray | None = None
+
+    def back(d: Detection) -> list[tuple[float, float]]:
+        ux, uy = d.read_at[0][2:]
+        by = spacing * math.dist(d.corners[0], d.corners[1])
+        return [(x - by * ux, y - by * uy) for x, y in d.corners]
+
+    def over_felt(d: Detection) -> bool:
+        nonlocal mask
+        mask = ground() if mask is None else mask
+        return (felt_share(d.corners, mask, FOUR_INDEX_MIDDLE) > felt
+                and felt_share(back(d), mask, FOUR_INDEX_MIDDLE) < FOUR_INDEX_CLEAR)
+
+    out = []
+    for k, d in enumerate(dets):
+        if (d.card is not None and d.confidence >= threshold and d.indices_read == 1 and _read_at_one_corner(d)
+                and (k in at_top_right or over_felt(d))):
+            d = dataclasses.replace(d, corners=tuple((float(x), float(y)) for x, y in back(d)))
+        out.append(d)
+    return out
 
 
 def stock_fit(quad: Sequence[Sequence[float]], stock: np.ndarray, n: int = 8) -> float:
