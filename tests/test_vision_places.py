@@ -173,3 +173,40 @@ def test_r2_a_card_whose_place_is_mostly_felt_is_placed_from_its_other_upright_i
     assert math.dist(kd().center, centre) < 0.2 * width
     monkeypatch.setattr(R, "FOUR_INDEX_ALONE_FELT", None)
     assert math.dist(kd().center, centre) > 0.6 * width
+
+
+def test_r2_a_card_under_a_back_of_the_felts_colour_keeps_its_place(recognizer, monkeypatch):
+    """A 7h lying beside a 2c, both of a deck printing two indices, under a plain back of the felt's own
+    colour that leaves its top-left index in view: the masks take the back for felt, so the 7h's place
+    shows felt over two thirds of its middle, but the back's white border closes it into the card stock.
+    Where no card shows the deck prints four, a place mostly felt is moved only where its middle is not
+    card stock (``FOUR_INDEX_ALONE_STOCK``): the 7h keeps its place, at the width searched and configured.
+    Without that condition it is placed over the 2c (the seen decks' four such reads, sixty-seventh
+    session)."""
+    import cv2
+
+    from vision import detect
+
+    width = 100
+    height = int(round(width * detect.ASPECT))
+    image = np.empty((400, 700, 3), np.uint8)
+    image[:] = detect.UPRIGHT_FELT
+    image[60 : 60 + height, 200 : 200 + width] = _upright_four_index_face("2c", width, four=False)
+    image[60 : 60 + height, 300 : 300 + width] = _upright_four_index_face("7h", width, four=False)
+    back = np.empty((height, width, 3), np.uint8)
+    back[:] = detect.UPRIGHT_FELT
+    back[:4] = back[-4:] = back[:, :4] = back[:, -4:] = 235
+    image[88 : 88 + height, 322 : 322 + width] = back
+    image = cv2.GaussianBlur(image, (3, 3), 0.6)
+    centre = (350.0, 60 + height / 2)
+    configured = R.OnnxRecognizer(threads=1, card_width=width)
+
+    def seven(rec: R.OnnxRecognizer) -> R.Detection:
+        (d,) = [d for d in rec.recognize(image) if str(d.card) == "7h" and d.confidence >= rec.threshold]
+        return d
+
+    for rec in (recognizer, configured):
+        assert math.dist(seven(rec).center, centre) < 0.1 * width
+    monkeypatch.setattr(R, "FOUR_INDEX_ALONE_STOCK", 1.0)
+    for rec in (recognizer, configured):
+        assert math.dist(seven(rec).center, centre) > 0.6 * width

@@ -2489,7 +2489,7 @@ class OnnxRecognizer:
             stock = detect.stock_frame(frame.shape, [(roi, masks)])
             dets = self._assemble(corners, self.read_corners(frame, corners, stock=stock, given_ok=True), frame)
             dets = four_index_places(dets, lambda: detect.stock_frame(frame.shape, [(roi, masks)], "foreground"),
-                                     self.threshold)
+                                     self.threshold, stock=stock)
             return self._trusted(one_place_per_card(dets, stock, self.threshold), masks, frame)
         dets = self._search_width(frame, roi, masks, felt)[1]
         origin = (0, 0) if roi is None else roi[:2]
@@ -2702,7 +2702,7 @@ class OnnxRecognizer:
                 for d in dets]
         # cards whose own edges are covered, as wide as those whose stock or edge measured them
         dets = place_as_fitted(dets, [d for d, was in zip(dets, read) if d is not was], self.threshold, implied)
-        dets = four_index_places(dets, lambda: ground, self.threshold)
+        dets = four_index_places(dets, lambda: ground, self.threshold, stock=stock)
         return best, self._trusted(one_place_per_card(dets, stock, self.threshold), masks, frame,
                                    black_raises=TOLERANT_WIDTH_BODY or not switched)
 
@@ -3265,13 +3265,18 @@ lying under others shows no felt either way, and a plain back of the felt's own 
 masks. A card read at its top-right index beside a read of it at its top-left is placed there too. A
 table's seat zones share the spacing any of the frame's zones shows. ``None``: every card keeps its place
 (sixty-seventh session: ``kde-dondorf``'s cards were a tenth of them placed beside their own)."""
-FOUR_INDEX_ALONE_FELT: float | None = 0.5
+FOUR_INDEX_ALONE_FELT: float | None = 0.6
 """Where no card of the frame shows its deck prints four indices, a card read at one index corner whose
 place's middle shows felt over more than this share is still placed as :data:`FOUR_INDEX_FELT` says,
 :data:`FOUR_INDEX_USUAL` back (a card's place that is mostly felt is not its place, and the frame may show
 no card whole); ``None``: only in a frame that shows the deck prints four. Not in a table's seat zones
 (each card a frame would ask for the felt there, about 1% of a table frame's time, and a card's place in
 its zone does not change the seat's verdict)."""
+FOUR_INDEX_ALONE_STOCK = 0.3
+"""See :data:`FOUR_INDEX_ALONE_FELT`: the most card stock (:func:`vision.detect.stock_frame`, holes filled) the
+place's middle may show there. A seen deck's card lying under a plain back of the felt's colour shows felt in
+its place, but the back's white border closes it, and the filled stock covers it (sixty-seventh session:
+four seen-deck cards at 0.55 to 0.59 felt, their middles 0.39 to 1.0 stock; the Dondorf cards 0.08 to 0.36)."""
 FOUR_INDEX_USUAL = 0.88
 """See :data:`FOUR_INDEX_ALONE_FELT`: the spacing of the two upright indices, in card widths, where the
 frame measures none (``kde-dondorf``'s median)."""
@@ -3360,7 +3365,8 @@ def _read_at_one_corner(d: Detection) -> bool:
 
 
 def four_index_places(dets: Sequence[Detection], ground: Callable[[], np.ndarray], threshold: float,
-                      spacing: float | None = None, alone: bool = True) -> list[Detection]:
+                      spacing: float | None = None, alone: bool = True, stock: np.ndarray | None = None
+                      ) -> list[Detection]:
     """``dets`` with each card read sure at one index corner that the frame's four-index deck
     (:func:`four_index_pairs`) placed over felt placed from the deck's other upright index instead,
     where that place shows none (:data:`FOUR_INDEX_FELT`), and each card read at its top-right index
@@ -3397,6 +3403,8 @@ def four_index_places(dets: Sequence[Detection], ground: Callable[[], np.ndarray
         if FOUR_INDEX_ALONE_FELT is None or not alone:
             return list(dets)
         spacing, felt = FOUR_INDEX_USUAL, FOUR_INDEX_ALONE_FELT
+    else:
+        stock = None  # the frame shows the deck prints four
     mask: np.ndarray | None = None
 
     def back(d: Detection) -> list[tuple[float, float]]:
@@ -3408,7 +3416,8 @@ def four_index_places(dets: Sequence[Detection], ground: Callable[[], np.ndarray
         nonlocal mask
         mask = ground() if mask is None else mask
         return (felt_share(d.corners, mask, FOUR_INDEX_MIDDLE) > felt
-                and felt_share(back(d), mask, FOUR_INDEX_MIDDLE) < FOUR_INDEX_CLEAR)
+                and felt_share(back(d), mask, FOUR_INDEX_MIDDLE) < FOUR_INDEX_CLEAR
+                and (stock is None or 1.0 - felt_share(d.corners, stock, FOUR_INDEX_MIDDLE) <= FOUR_INDEX_ALONE_STOCK))
 
     out = []
     for k, d in enumerate(dets):
