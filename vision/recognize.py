@@ -3344,8 +3344,19 @@ def felt_share(quad: Sequence[Sequence[float]], ground: np.ndarray, middle: floa
     >>> felt_share([(10, 10), (40, 10), (40, 50), (10, 50)], ground)
     0.0
     """
-    points = _spread(middle) @ np.asarray(quad, np.float64)
-    return 1.0 - _on_stock(points, ground, 1.0)
+    return 1.0 - middle_on(quad, ground, middle)
+
+
+def middle_on(quad: Sequence[Sequence[float]], mask: np.ndarray, middle: float = 1.0) -> float:
+    """The share of the card ``quad`` (shrunk to ``middle`` round its centre) that lies on ``mask`` (a
+    frame-sized mask), sampled as :func:`stock_fit` samples; 1.0 where none of it is on the frame.
+
+    >>> mask = np.zeros((100, 100), np.uint8); mask[:, :20] = 255
+    >>> quad = [(10, 10), (50, 10), (50, 50), (10, 50)]
+    >>> middle_on(quad, mask), middle_on(quad, mask, 0.5)
+    (0.25, 0.0)
+    """
+    return _on_stock(_spread(middle) @ np.asarray(quad, np.float64), mask, 1.0)
 
 
 @functools.lru_cache(maxsize=8)
@@ -3360,8 +3371,8 @@ def _spread(middle: float, n: int = 8) -> np.ndarray:
 def _read_at_one_corner(d: Detection) -> bool:
     """Whether ``d`` was read at one index corner: by one proposal, or by several within a quarter of
     its width of the first (as :func:`fit_to_edge` takes it)."""
-    return bool(d.read_at) and all(math.dist(d.read_at[0][:2], r[:2]) <= 0.25 * math.dist(d.corners[0], d.corners[1])
-                                   for r in d.read_at[1:])
+    reach = 0.25 * math.dist(d.corners[0], d.corners[1])
+    return bool(d.read_at) and all(math.dist(d.read_at[0][:2], r[:2]) <= reach for r in d.read_at[1:])
 
 
 def four_index_places(dets: Sequence[Detection], ground: Callable[[], np.ndarray], threshold: float,
@@ -3375,6 +3386,8 @@ def four_index_places(dets: Sequence[Detection], ground: Callable[[], np.ndarray
     zones, read against a frame's time) none. ``spacing``: the frame's (:func:`four_index_spacing` of
     every region's reads), else the one ``dets`` show. ``ground``: gives the frame's not-felt mask
     (:func:`vision.detect.stock_frame` with ``"foreground"``), asked only where a place's felt counts.
+    ``stock``: the frame's card stock (holes filled), where given a place mostly felt in a frame that
+    shows no four-index card moves only where its middle is not stock (:data:`FOUR_INDEX_ALONE_STOCK`).
 
     >>> from controller.cards import Card
     >>> ground = np.zeros((200, 300), np.uint8); ground[20:104, 100:160] = 255  # a Kd alone on felt
@@ -3397,7 +3410,7 @@ def four_index_places(dets: Sequence[Detection], ground: Callable[[], np.ndarray
         return list(dets)
     pairs = four_index_pairs(dets, threshold)
     at_top_right = {j for _, j, _ in pairs}
-    spacing = spacing or four_index_spacing(dets, threshold)
+    spacing = spacing or (float(np.median([s for _, _, s in pairs])) if pairs else None)
     felt = FOUR_INDEX_FELT
     if spacing is None:  # no card shows the deck prints four: only a place mostly felt
         if FOUR_INDEX_ALONE_FELT is None or not alone:
@@ -3417,7 +3430,7 @@ def four_index_places(dets: Sequence[Detection], ground: Callable[[], np.ndarray
         mask = ground() if mask is None else mask
         return (felt_share(d.corners, mask, FOUR_INDEX_MIDDLE) > felt
                 and felt_share(back(d), mask, FOUR_INDEX_MIDDLE) < FOUR_INDEX_CLEAR
-                and (stock is None or 1.0 - felt_share(d.corners, stock, FOUR_INDEX_MIDDLE) <= FOUR_INDEX_ALONE_STOCK))
+                and (stock is None or middle_on(d.corners, stock, FOUR_INDEX_MIDDLE) <= FOUR_INDEX_ALONE_STOCK))
 
     out = []
     for k, d in enumerate(dets):
