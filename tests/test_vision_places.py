@@ -73,7 +73,6 @@ def test_r2_a_card_read_at_two_of_its_corners_is_one_card(recognizer, four_index
     assert [placed for _, placed in once] == [placed for _, placed in twice]  # and every card still where it lies
 
 
-
 def _upright_four_index_face(card: str, width: int = 100, four: bool = True) -> np.ndarray:
     """A training deck's face, ``width`` px wide, BGR, with its top-left index printed upright at its top
     right too and its bottom-right one at its bottom left (as ``kde-dondorf`` and many casino decks print
@@ -150,7 +149,7 @@ def test_r2_a_four_index_card_read_at_its_top_right_index_alone_is_placed_on_its
         return d
 
     assert math.dist(kd().center, centre) < 0.1 * width
-    spacings = [s for found in pairs for _, _, s in found]  # the 7c's, at the width the Kd was read at
+    spacings = [s for got in pairs for _, _, s in got]  # the 7c's, at the width the Kd was read at
     assert spacings and all(0.7 < s < 0.9 for s in spacings)
     monkeypatch.setattr(R, "FOUR_INDEX_ALONE_FELT", None)  # the frame shows the deck prints four
     assert math.dist(kd().center, centre) < 0.1 * width
