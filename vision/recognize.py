@@ -2404,10 +2404,13 @@ class OnnxRecognizer:
                 grounds.append(detect.stock_frame(frame.shape, [jobs[k] for k, _, _ in batch], "foreground"))
             return grounds[0]
 
-        for k, dets in assembled.items():
+        def placed(dets: list[Detection]) -> list[Detection]:
             if spacing is not None:  # a seat zone's place mostly felt alone moves no card (a frame's time)
                 dets = four_index_places(dets, ground, self.threshold, spacing, alone=False)
-            out[k] = one_place_per_card(dets, stock, self.threshold)
+            return one_place_per_card(dets, stock, self.threshold)
+
+        for k, dets in assembled.items():
+            out[k] = placed(dets)
         # (the rank veto is the table watcher's: once a reading, vision.watch.TableWatcher)
         self._twin_veto([out[k] for k, _, _ in batch], colour)  # type: ignore[misc]
         for k, _, _ in batch:
@@ -2442,10 +2445,8 @@ class OnnxRecognizer:
                 # read as another card at CONTEST_FLOOR or more
                 kept = [(c, r) for c, i, r in zip(extra, of, readings[at : at + len(extra)])
                         if i < 0 or _smaller_look_stands(rs[i], r)]
-                dets = self._assemble(cs + [c for c, _ in kept], rs + [r for _, r in kept], colour, veto=False)
-                if spacing is not None:
-                    dets = four_index_places(dets, ground, self.threshold, spacing, alone=False)
-                out[k] = one_place_per_card(dets, stock, self.threshold)
+                out[k] = placed(self._assemble(cs + [c for c, _ in kept], rs + [r for _, r in kept], colour,
+                                               veto=False))
                 at += len(extra)
             self._twin_veto([out[k] for k, _, _ in more], colour)  # type: ignore[misc]
             for k, _, _ in more:
@@ -3327,7 +3328,11 @@ def four_index_spacing(dets: Sequence[Detection], threshold: float) -> float | N
     >>> four_index_spacing([], 0.96) is None
     True
     """
-    pairs = four_index_pairs(dets, threshold)
+    return _spacing(four_index_pairs(dets, threshold))
+
+
+def _spacing(pairs: Sequence[tuple[int, int, float]]) -> float | None:
+    """The median spacing of :func:`four_index_pairs`' ``pairs``; ``None`` with none."""
     return float(np.median([s for _, _, s in pairs])) if pairs else None
 
 
@@ -3347,23 +3352,25 @@ def felt_share(quad: Sequence[Sequence[float]], ground: np.ndarray, middle: floa
     return 1.0 - middle_on(quad, ground, middle)
 
 
-def middle_on(quad: Sequence[Sequence[float]], mask: np.ndarray, middle: float = 1.0) -> float:
+def middle_on(quad: Sequence[Sequence[float]], mask: np.ndarray, middle: float = 1.0, n: int = 8) -> float:
     """The share of the card ``quad`` (shrunk to ``middle`` round its centre) that lies on ``mask`` (a
-    frame-sized mask), sampled as :func:`stock_fit` samples; 1.0 where none of it is on the frame.
+    frame-sized mask), at ``n x n`` points spread over it (:func:`_spread`); 1.0 where none of it is on the frame.
 
     >>> mask = np.zeros((100, 100), np.uint8); mask[:, :20] = 255
     >>> quad = [(10, 10), (50, 10), (50, 50), (10, 50)]
     >>> middle_on(quad, mask), middle_on(quad, mask, 0.5)
     (0.25, 0.0)
     """
-    return _on_stock(_spread(middle) @ np.asarray(quad, np.float64), mask, 1.0)
+    return _on_stock(_spread(middle, n) @ np.asarray(quad, np.float64), mask, 1.0)
 
 
 @functools.lru_cache(maxsize=8)
 def _spread(middle: float, n: int = 8) -> np.ndarray:
-    """``n * n x 4``: the weights of a quad's four corners for ``n x n`` points spread over the quad's
-    middle (``middle`` of it round its centre), as :func:`stock_fit` spreads them over the whole."""
-    a = 0.5 + middle * ((np.arange(n) + 0.5) / n - 0.5)
+    """``n * n x 4``: the weights of a quad's four corners for ``n x n`` points spread evenly over the
+    quad's middle (``middle`` of it round its centre; 1.0: the whole quad), found once."""
+    a = (np.arange(n) + 0.5) / n
+    if middle != 1.0:
+        a = 0.5 + middle * (a - 0.5)
     s, t = (g.ravel() for g in np.meshgrid(a, a))
     return np.stack([(1 - s) * (1 - t), s * (1 - t), s * t, (1 - s) * t], axis=1)
 
@@ -3410,7 +3417,7 @@ def four_index_places(dets: Sequence[Detection], ground: Callable[[], np.ndarray
         return list(dets)
     pairs = four_index_pairs(dets, threshold)
     at_top_right = {j for _, j, _ in pairs}
-    spacing = spacing or (float(np.median([s for _, _, s in pairs])) if pairs else None)
+    spacing = spacing or _spacing(pairs)
     felt = FOUR_INDEX_FELT
     if spacing is None:  # no card shows the deck prints four: only a place mostly felt
         if FOUR_INDEX_ALONE_FELT is None or not alone:
@@ -3454,10 +3461,7 @@ def stock_fit(quad: Sequence[Sequence[float]], stock: np.ndarray, n: int = 8) ->
     >>> stock_fit([(-40, 10), (-10, 10), (-10, 50), (-40, 50)], stock)
     1.0
     """
-    q = np.asarray(quad, np.float64)
-    a = (np.arange(n) + 0.5) / n
-    s, t = (g.ravel()[:, None] for g in np.meshgrid(a, a))
-    return _on_stock((1 - s) * (1 - t) * q[0] + s * (1 - t) * q[1] + s * t * q[2] + (1 - s) * t * q[3], stock, 1.0)
+    return middle_on(quad, stock, 1.0, n)
 
 
 def _on_stock(points: np.ndarray, stock: np.ndarray, none_on_frame: float) -> float:
