@@ -224,6 +224,38 @@ def test_front_gate_distilled_from_a_model_keeps_every_crop_it_reads_surely(data
     assert not (val & ~kept & (want[:, :NOT_INDEX].max(1) >= train.FRONT_GATE_SURE)).any()
 
 
+def _reading_colour(path: pathlib.Path, out: pathlib.Path) -> pathlib.Path:
+    """The model file ``path`` made to read BGR crops (``N x 3 x H x W``, as a model trained with ``--input
+    color`` does): the mean of the three channels is what it reads. Of a grey crop in three channels that
+    is the grey crop as :func:`preprocess` gives it alone."""
+    m = onnx.load(str(path))
+    for n in m.graph.node:
+        n.input[:] = ["grey" if i == "crops" else i for i in n.input]
+    m.graph.node.insert(0, helper.make_node("ReduceMean", ["crops"], ["grey"], axes=[1], keepdims=1, name="grey"))
+    m.graph.input[0].type.tensor_type.shape.dim[1].dim_value = 3
+    onnx.save_model(m, str(out))
+    return out
+
+
+def test_front_gate_before_a_model_of_colour_crops_reads_colour_crops(data, tmp_path) -> None:
+    """A classifier of BGR crops (``python -m vision.train --input color``, how the scale-tolerant model
+    is tried in colour) gets a front gate that reads the same crops: the gate is trained on them and the
+    file's one input takes three channels."""
+    pytest.importorskip("torch", reason="PyTorch (training extra) is not installed")
+    x, _, a, _ = data
+    colour = _reading_colour(a, tmp_path / "colour.onnx")
+    x3 = np.repeat(x[..., None], 3, axis=-1)
+    assert np.allclose(_run(colour, x3), _run(a, x), atol=1e-5)
+    out = tmp_path / "front.onnx"
+    stats = train.add_front_gate(colour, out, x3[::2], x3[1::2], epochs=2, threads=1)
+    assert stats["val_refused_sure"] == 0
+    assert ort.InferenceSession(str(out), providers=["CPUExecutionProvider"]).get_inputs()[0].shape[1:] == [
+        3, CROP_H, CROP_W]
+    want, got = _run(colour, x3), _run(out, x3)
+    kept = got[:, NOT_INDEX] < 1.0
+    assert np.allclose(got[kept], want[kept], atol=1e-6) and 0 < (~kept).sum() < len(x)
+
+
 def test_front_gate_only_refuses_a_missing_or_already_gated_model(tmp_path) -> None:
     with pytest.raises(SystemExit, match="no model file"):
         train.main(["--front-gate-only", str(tmp_path / "nosuch.onnx")])

@@ -72,6 +72,54 @@ def test_r2_tolerant_model_file_must_take_the_index_classifiers_crops():
         OnnxRecognizer(threads=1, tolerant_model_path=REPO / "models" / "card_suit.onnx")
 
 
+def _colour_probe_model(path: pathlib.Path) -> pathlib.Path:
+    """A scale-tolerant model file that reads BGR crops (``N x 3 x 48 x 28``, as one trained with ``--input
+    color``): inside the crop's margins, print whose red channel stays far lighter than its blue (red print)
+    reads the Ah, any other crop "not an index". It tells whether the recogniser gave it colour crops."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    ah = Card.parse("Ah").index
+    w = np.zeros((3, recognize.N_CLASSES), np.float32)
+    w[2, ah], w[0, ah] = 8.0, -8.0  # the lightest the red channel's print gets, less the blue's
+    bias = np.full(recognize.N_CLASSES, -10.0, np.float32)
+    bias[ah], bias[recognize.NOT_INDEX] = -2.0, 0.0
+    graph = helper.make_graph(
+        [helper.make_node("Slice", ["crops", "lo", "hi", "axes"], ["inside"]),
+         helper.make_node("ReduceMin", ["inside", "axes"], ["darkest"], keepdims=0),
+         helper.make_node("MatMul", ["darkest", "w"], ["m"]), helper.make_node("Add", ["m", "b"], ["logits"]),
+         helper.make_node("Softmax", ["logits"], ["probs"], axis=1)],
+        "colour_probe",
+        [helper.make_tensor_value_info("crops", TensorProto.FLOAT, ["n", 3, detect.CROP_H, detect.CROP_W])],
+        [helper.make_tensor_value_info("probs", TensorProto.FLOAT, ["n", recognize.N_CLASSES])],
+        [helper.make_tensor("lo", TensorProto.INT64, [2], [4, 4]),
+         helper.make_tensor("hi", TensorProto.INT64, [2], [44, 24]),
+         helper.make_tensor("axes", TensorProto.INT64, [2], [2, 3]),
+         helper.make_tensor("w", TensorProto.FLOAT, list(w.shape), w.ravel().tolist()),
+         helper.make_tensor("b", TensorProto.FLOAT, [recognize.N_CLASSES], bias.tolist())])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    helper.set_model_props(model, {"threshold": "0.9"})
+    onnx.save_model(model, str(path))
+    return path
+
+
+def test_r2_a_tolerant_model_trained_on_colour_crops_reads_them_from_the_colour_frame(tmp_path):
+    """A scale-tolerant model trained on BGR crops (``python -m vision.train --input color``) beside the
+    grayscale index classifier: it loads, and it is given crops of the colour frame, not the classifier's
+    grayscale ones (``OnnxRecognizer._run_tolerant``); a layout model must still take the classifier's."""
+    path = _colour_probe_model(tmp_path / "colour.onnx")
+    rec = OnnxRecognizer(threads=1, tolerant_model_path=path)
+    assert (rec.input_channels, rec.tolerant_channels, rec.tolerant_threshold) == (1, 3, 0.9)
+    for card, read in (("Ah", "Ah"), ("As", None)):
+        image, corners = on_felt(face(card))
+        gray = [detect.crop_corner(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), c) for c in corners]
+        probs = rec._run_tolerant(gray, corners, image)
+        top = probs.argmax(axis=1)
+        assert [None if k == recognize.NOT_INDEX else str(Card.from_index(int(k))) for k in top] == [read, read]
+    with pytest.raises(ValueError, match="layout model input .* does not match"):
+        OnnxRecognizer(threads=1, layout_model_path=path)
+
+
 def test_r2_a_small_index_the_classifier_refuses_is_read_by_the_tolerant_model(recognizer, plain):
     image, corners = on_felt(face("As"))
     assert sure(plain, plain.read_corners(image, corners)) == [None, None]

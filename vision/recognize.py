@@ -39,20 +39,20 @@ unconfirmed: a card read unsure at its index (from :data:`BODY_RESCUE_FLOOR` up 
 or contested between corners, never a contest between a club and a spade of one rank, and only
 for the suits in :attr:`OnnxRecognizer.second_body_suits`; and about every queen under the queen
 check, which stands on its word if red, on both models' word if black
-(:meth:`OnnxRecognizer._ask_body`). Twenty-fourth session: models/README.md."""
+(:meth:`OnnxRecognizer._ask_body`). Twenty-fourth session: models/HISTORY.md."""
 DEFAULT_WHOLE_MODEL = DEFAULT_MODEL.with_name("card_whole.onnx")
 """The whole-card model (optional): the body-suit model's recipe on crops that keep the index regions
 (``python -m vision.train --suit-only --suit-whole``), three quarters of its scenes with small
 cards. It sees the card's two index corners and its pips at once, and is asked only about the cards
 left unsure or contested after every other check (:meth:`OnnxRecognizer._whole_look`).
-Forty-seventh session: models/README.md."""
+Forty-seventh session: models/HISTORY.md."""
 DEFAULT_LAYOUT_MODEL = DEFAULT_MODEL.with_name("card_index_layout.onnx")
 """The layout index model (optional): one index classifier trained with decks whose pips stand
 right beside the index and whose courts carry pictures (``python -m vision.train --decks mixl``),
 as real deck designs print them. It reads only the corners the index classifier does not read
 sure (:meth:`OnnxRecognizer.layout_reads`), and a card it reads stands only on a second word: the
 index classifier's (the same card, unsure) or the body's (:meth:`OnnxRecognizer._layout_cards`).
-Twenty-second session: models/README.md."""
+Twenty-second session: models/HISTORY.md."""
 DEFAULT_TOLERANT_MODEL = DEFAULT_MODEL.with_name("card_index_tolerant.onnx")
 """The scale-tolerant index model (optional): the index classifier's recipe trained on crops up to 30%
 off the card's width labelled the card (``python -m vision.train --decks mixr,mixr --scale-tolerance
@@ -63,7 +63,7 @@ not read sure, and its card stands only where the index classifier, given that t
 names the same card (:data:`TOLERANT_GIVEN`), the print's colour does not refuse it, the body
 does not give the other colour's suits (:data:`TOLERANT_BODY_OTHER`) and, for a club or a spade on a
 card under 80 px, gives its suit (:data:`TOLERANT_BLACK_BODY`, :data:`TOLERANT_BLACK_BODY_BELOW`):
-:meth:`OnnxRecognizer.tolerant_reads`. Fifty-fifth session: models/README.md."""
+:meth:`OnnxRecognizer.tolerant_reads`. Fifty-fifth session: models/HISTORY.md."""
 TOLERANT_GIVEN = 0.9
 """What the index classifier must give a scale-tolerant read's card given that its crop is an index
 (its card probabilities over one minus its "not an index" probability)."""
@@ -85,7 +85,7 @@ narrower than this (pixels, the card its corner implies). A small index prints t
 few pixels, where every index model confuses them; from 80 px the tolerant model tells them apart, and
 what the rule refused there were right reads of cards whose body the next card of a fan covers (the body
 model then sees that card's pips or picture, or stock; a court's own picture gives no suit either).
-Sixty-fourth session (models/README.md): real designs 522 to 537 right on the standard 150 scenes and
+Sixty-fourth session (models/HISTORY.md): real designs 522 to 537 right on the standard 150 scenes and
 ``letele`` 746 to 760, none fewer and no wrong read more; the seen and unseen benchmarks' first 1,000
 scenes 1 and 3 cards more, none fewer, the same wrong reads. ``math.inf``: the body asked at every width
 (the fifty-fifth session's rule)."""
@@ -184,7 +184,7 @@ photograph has no configured index scale. Both looks, not one: at 0.7 alone the 
 benchmark scenes took two wrong reads (a card's edge and a court's picture read 7c over a 9c, a crop
 that small reading an index where there is none; measured before the rule on clubs and spades of
 :data:`SMALLER_TOLERANT_FROM`, which refuses those two as well). Sixty-third session:
-models/README.md. ``None``: no such look."""
+models/HISTORY.md. ``None``: no such look."""
 SMALLER_TOLERANT_FROM = 70.0
 """The smaller tolerant look is made only at corners implying a card at least this wide (pixels): on
 smaller cards it read a ``letele`` 6h as a 5h at 68 px, where the index's few pixels no longer tell them
@@ -230,7 +230,7 @@ on the first 1,000 benchmark scenes seen 5,684 -> 5,700 right (wrong reads 3 -> 
 :data:`INDEX_SOFTEN_SURE`; every crop softened, 5,701 and 3 wrong, 5,607 and 14). A power of 0.3 read more
 (seen 5,720, ``letele`` 653, ``real`` 385) but doubled the seen decks' wrong reads to 6 (partly
 covered kings of clubs and spades read as diamonds), and 0.15 read 16 wrong in 150 seen scenes
-(models/README.md). Only crops whose card is sure given an index are softened
+(models/HISTORY.md). Only crops whose card is sure given an index are softened
 (:data:`INDEX_SOFTEN_SURE`). The layout index model's reads are not softened."""
 
 
@@ -239,7 +239,7 @@ INDEX_SOFTEN_SURE: float | None = 0.99
 (``None``: every crop; :func:`soften_index`): where the rank or the suit is in doubt too, the
 index head's doubt stands. On the felt bench's twelve felts, softening every crop read 16 more
 seen-deck cards with 4 more wrong reads and 57 more unseen with 8 more; softening only these, 14
-and 3, 33 and 3 (models/README.md, thirty-fourth session)."""
+and 3, 33 and 3 (models/HISTORY.md, thirty-fourth session)."""
 
 
 def given_index(probs: np.ndarray) -> np.ndarray:
@@ -360,7 +360,7 @@ not an index (:func:`off_frame`): what is left of the glyphs reads as another ca
 1,000 benchmark scenes of the seen decks, the two sure wrong reads whose crops reach past the
 frame's edge reach 0.116 and 0.141 widths past it (a 6 of diamonds whose index is half off the
 frame read as a 5 at 0.9986, a 4 of clubs as a 4 of spades), and 21 sure right reads more than 0.1
-(twenty-fifth session, models/README.md)."""
+(twenty-fifth session, models/HISTORY.md)."""
 SAME_CARD_REACH = 0.6
 """Two detections reading the same card with centres this close (card widths) are one card: a deck
 has one of each, and proposals of one card from different edges can imply quads a little apart."""
@@ -371,14 +371,14 @@ SECOND_WIDTH_APART = 0.12
 """Where no card width is configured, the frame is read at the width whose crops read best and
 also at the best other width tried, more than this fraction away, that read a card sure
 (:meth:`OnnxRecognizer._search_width`). On 600 tuning scenes per deck set: 0.6 points more of the
-seen decks read right and 0.8 of the unseen, 3 more unseen wrong reads, none seen (models/README.md,
+seen decks read right and 0.8 of the unseen, 3 more unseen wrong reads, none seen (models/HISTORY.md,
 "Twenty-first session")."""
 LADDER_TOP_HALVES = True
 """Where the width search places the cards it reads sure wider than the top rung of
 :data:`~vision.detect.WIDTH_LADDER` (a close photograph, cards 160 to 400 pixels wide), the frame is
 read halved too (:meth:`OnnxRecognizer._read_smaller`), and the halved reads stand where they read
 more (:meth:`OnnxRecognizer._halved_stands`). Close photographs of the seen decks, 200 to 450 px
-cards: 95.6 to 99.5% read right before, 98.9 to 100% now (models/README.md, "Fifty-eighth session")."""
+cards: 95.6 to 99.5% read right before, 98.9 to 100% now (models/HISTORY.md, "Fifty-eighth session")."""
 HALVED_APART = 1.15
 """A halved read stands over a larger size's sure reads where it places its cards more than this
 times wider or narrower than they, or reads twice as many (:data:`LADDER_TOP_HALVES`): a deck
@@ -399,14 +399,14 @@ width, the frame is read at that width instead (:meth:`OnnxRecognizer._search_wi
 best width still joins as the runner-up). Such a frame shows a deck whose index the classifier
 refuses for its size alone, the real designs' trouble. Standard 150 real-design scenes: 449 right,
 14 wrong -> 487, 13; 300 of seed 616161: 1,017, 35 -> 1,051, 32; the seen and unseen decks' first
-1,000 scenes read the same cards (models/README.md, "Fifty-seventh session")."""
+1,000 scenes read the same cards (models/HISTORY.md, "Fifty-seventh session")."""
 TOLERANT_RUNNER_UP = True
 """Where no width but the chosen one has a corner the index classifier reads sure, the runner-up read
 beside it (:data:`SECOND_WIDTH_APART`) is the width tried at which the scale-tolerant model's reads
 make the most corners sure, if any (:meth:`OnnxRecognizer._search_width`). Standard 150 real-design
 scenes: 487 right, 13 wrong -> 505, 14 (the new one a Nicu large index placed 0.55 widths off);
 300 of seed 616161: 1,051, 32 -> 1,091, 29; `letele` 726 -> 736, none wrong; the seen decks' first
-1,000 scenes one card fewer, the unseen two more, the same wrong reads (models/README.md,
+1,000 scenes one card fewer, the unseen two more, the same wrong reads (models/HISTORY.md,
 "Fifty-seventh session")."""
 TOLERANT_WIDTH_BODY = False
 """Whether a club or a spade the body models raised, settled or turned stands in a region read at the
@@ -415,7 +415,7 @@ off the scale it knows, and the body models raise its unsure reads: on an unseen
 cloth (`bench/vision_felt.py`, scene 82) a Jc so raised to Js at the threshold (the unseen decks'
 clubs the body models take for spades). Hearts and diamonds they raise stand. Real designs 505 -> 503
 right on the standard 150 scenes, 1,091 -> 1,087 on seed 616161, `letele` 736 -> 734, the same wrong
-reads; every body raise refused there instead: 499, 1,081, 727 (models/README.md, "Fifty-seventh
+reads; every body raise refused there instead: 499, 1,081, 727 (models/HISTORY.md, "Fifty-seventh
 session")."""
 SMALL_CARD_WIDTH = 70.0
 """Cards narrower than this (pixels at the width read) show a suit a few pixels wide at the index:
@@ -427,14 +427,14 @@ SMALL_BLACK_THRESHOLD = 0.99
 (seeds ``[50505, i]``, used by nothing else) the shipped model at 0.97 read 6 cards wrong, 4 of
 them clubs and spades on cards 53 to 59 pixels wide; with this rule 1. On 600 more (``[40404, i]``,
 looked at only to check the rule): 5 wrong reads -> 2, for 1.5 points of recall. Over both sets a
-single threshold lets 6 through at 0.985 for 4.8 points (models/README.md, "Tenth session")."""
+single threshold lets 6 through at 0.985 for 4.8 points (models/HISTORY.md, "Tenth session")."""
 SMALL_BLACK_BODY_CHECK = 0.999
 """With a body-suit model, a club or a spade on a card narrower than :data:`SMALL_CARD_WIDTH` read
 at the threshold but below this is shown to the body, and stands only when the index and the body
 together (:func:`body_evidence`) reach the threshold: the body can save a read under
 :data:`SMALL_BLACK_THRESHOLD` and refuse one over it (a spade's pips under a club's index). On the
 first 1,000 benchmark scenes per deck set the body refused 5 and 12 such reads from 0.99 up, 7 of
-them wrong reads, all under 0.999 (models/README.md, "Eighteenth session")."""
+them wrong reads, all under 0.999 (models/HISTORY.md, "Eighteenth session")."""
 QUEEN_BODY_CHECK = 0.999
 """With a body-suit model, a card read as a queen at the threshold but below this is shown to the
 body, and stands only when the index and the body together (:func:`body_evidence`) reach the
@@ -443,7 +443,7 @@ never saw land: every wrong read of the real `letele` design on the 150 benchmar
 read as Qh (6, at 0.964 to 0.990), and two `urw-gothic` nines read as queens at 0.983 in the tuning
 scenes; the pips of a ten or a nine are nothing like a court card's. On those 150 scenes it left 1
 of the 6 for 16 of 340 cards read right; on 600 tuning scenes per set, 3 of 13 unseen wrong reads
-for 5 cards and 2 seen cards (models/README.md, "Twenty-first session")."""
+for 5 cards and 2 seen cards (models/HISTORY.md, "Twenty-first session")."""
 BODY_CONFIRM = 0.95
 """Probability the body-suit model (:mod:`vision.pips`) must give a suit to settle a card whose two
 index corners read a club and a spade of one rank (with its rank at :data:`BODY_RANK_CONFIRM`).
@@ -487,7 +487,7 @@ the twin (:attr:`Detection.colour_twin_confidence`) and the body together (:func
 reach the threshold. On cards about 72 pixels wide the index often splits a club and a spade of one
 rank (a ten read Tc 0.66 and Ts 0.33) where the pips are plain. Twenty-sixth session, 100 ten-seat
 tables a set: 3 seen and 10 unseen seats more identified, the same wrong seats; diamonds and hearts
-as well changed nothing (models/README.md)."""
+as well changed nothing (models/HISTORY.md)."""
 FAINT_SURE_ONLY = True
 """A corner proposed from a rank taken from weak print (:attr:`vision.detect.Corner.faint`) is read only
 where the index classifier itself reads it at the threshold: no body model raises it, no layout model
@@ -500,7 +500,7 @@ than :data:`TWIN_VETO_WIDTH`, is shown to the body, and is made unreadable when 
 colour twin's suit :data:`TWIN_VETO_SUIT` or more (a club's pips under a spade's index). ``None``:
 no such check. Every wrong seat of the 100-table benchmark set ``[515151, i]`` was an unseen deck's
 club read as a spade at 0.962 to 0.992, and in six of the seven the body said clubs at 0.8 or more
-(twenty-sixth session, models/README.md). Bigger cards' indices are plain enough, and at their
+(twenty-sixth session, models/HISTORY.md). Bigger cards' indices are plain enough, and at their
 sizes the veto cost more right reads than it saved wrong ones."""
 TWIN_VETO_SUIT = 0.85
 """What the body must give a card's colour twin's suit to veto the card (:data:`TWIN_VETO_BELOW`).
@@ -521,7 +521,7 @@ card the first veto left, it read two to six more bodies on five of the eight la
 Thirtieth session: an unseen deck's ace of clubs with an index that looks like a spade's, read As
 at 0.997 on both corners, the first body 0.53 clubs, the second 0.91 (100 tables ``[616161, i]``:
 3 wrong seats -> 2, the same seats identified); on the first 1,000 benchmark scenes unseen wrong
-reads 13 -> 12 for one card, seen and ``letele`` unchanged (models/README.md). ``None``: no such
+reads 13 -> 12 for one card, seen and ``letele`` unchanged (models/HISTORY.md). ``None``: no such
 check."""
 SMALL_BLACK_SECOND: float | None = 0.9
 """A small club or spade the small-black check lets stand on the first body model's word
@@ -564,7 +564,7 @@ Ks when tried on two readings of one place (twenty-sixth session); four looks of
 asked here. Forty-first session, 600 tuning scenes a set: seen 3,647 -> 3,657 read right, unseen
 3,550 -> 3,561, wrong reads the same (0 and 6); the first 1,000 benchmark scenes 5,778 -> 5,794 and
 5,693 -> 5,710 (2 and 13 wrong as before); 100 tables ``[616161, i]``: seats 674 -> 676 and 646 ->
-654 of 714, none wrong (models/README.md). ``None``: not asked."""
+654 of 714, none wrong (models/HISTORY.md). ``None``: not asked."""
 ALL_BODIES_TWIN = 0.1
 """The most any of the four looks may give the other suit of the card's colour (:data:`ALL_BODIES_SUIT`)."""
 ALL_BODIES_RANK = False
@@ -578,7 +578,7 @@ lays its eight pips in four rows of two), a wrong seat. Off, that seat is not id
 is wrong; the first 1,000 benchmark scenes read 6 seen and 5 unseen cards fewer (5,800 and 5,722 of
 6,006, wrong reads the same 2 and 12), the `letele` design 1 card (650 of 924) and 2 seats fewer (59
 of 137), the real designs 1 card fewer (381) and the same 36 seats; on 400 tables of four seeds 6
-unseen seats fewer (2,652), the seen seats and the wrong seats the same (models/README.md).
+unseen seats fewer (2,652), the seen seats and the wrong seats the same (models/HISTORY.md).
 ``True``: the forty-first session's rule, which on its tuning scenes changed 15 ranks, 14 of them
 right."""
 TWIN_RESCUE_REFUSED = True
@@ -648,7 +648,7 @@ with the body-suit model trained on twice the scenes, a CC0 deck's ten of hearts
 Qh at 0.92 stood on the first body's 0.57 for a queen (its pips partly under the next card) and
 made a seat identifiable with a wrong hand; the second body model gave the ten 0.999. Requiring
 the second model to confirm every raised queen instead cost 6 right reads on 600 tuning scenes
-(models/README.md). ``None``: the second body model is not asked."""
+(models/HISTORY.md). ``None``: the second body model is not asked."""
 
 
 SECOND_BODY_SUITS: frozenset[int] = frozenset({1, 2})
@@ -690,7 +690,7 @@ def body_evidence(confidence: float, card: Card, probs: np.ndarray) -> float:
     ``card``. Sure pips raise a card read unsure at the index; pips that say another suit or rank
     bring it down. In the eighteenth session it replaced the sixteenth's fixed bars (the body's suit
     at 0.95, its rank at 0.9): on the first 1,000 benchmark scenes per deck set, 0.4 points more of
-    the seen decks and 0.8 more of the unseen, with the same wrong reads (models/README.md,
+    the seen decks and 0.8 more of the unseen, with the same wrong reads (models/HISTORY.md,
     "Eighteenth session").
 
     >>> p = np.zeros(18); p[[3, 4]] = 0.98, 0.02; p[5 + 5] = 0.97; p[5 + 6] = 0.03   # spades, a 7
@@ -726,7 +726,7 @@ rank was read at the index; a body sure of another rank still refuses it. ``None
 together only. Thirtieth session, first 1,000 benchmark scenes: seen 5,678 -> 5,682 read right,
 unseen 5,573 -> 5,575 (with :data:`TWIN_VETO_SECOND`), wrong reads the same (3 and 12); 300
 tuning scenes (seeds ``[50505, i]``): seen 1,769 -> 1,770, unseen 1,729 -> 1,731, wrong reads
-the same (models/README.md, "Thirtieth session")."""
+the same (models/HISTORY.md, "Thirtieth session")."""
 SUIT_OVER_TWIN = 2.0
 """How many times the other black suit the body must give a small club or spade's own suit for the
 suit alone to speak for it (:data:`SMALL_BLACK_OTHER_RANK`). Tried: the suit merely likelier (16
@@ -1410,6 +1410,10 @@ class OnnxRecognizer:
         without it); a file named otherwise is used as named."""
         self.tolerant_threshold = 1.0
         """What the scale-tolerant index model must give a card (its file's calibrated threshold)."""
+        self.tolerant_channels = self.input_channels
+        """The channels of the scale-tolerant model's crops: the index classifier's, or 3 for one trained
+        on BGR crops (``python -m vision.train --input color``), which then reads crops of its own from
+        the colour frame (:meth:`_run_tolerant`)."""
         # the shipped one was measured beside the shipped index classifier at index scale 1 only
         shipped_pair = index_scale == 1.0 and pathlib.Path(model_path).resolve() == DEFAULT_MODEL.resolve()
         if self.suit_session is not None and (shipped_pair or tolerant_model_path != DEFAULT_TOLERANT_MODEL):
@@ -1418,7 +1422,8 @@ class OnnxRecognizer:
                                                       disabled_optimizers=KEEP_FLOAT_POOLING)
         if self.tolerant_session is not None:
             self.tolerant_input_name, self.tolerant_threshold = self._second_index_model(
-                self.tolerant_session, tolerant_model_path, "scale-tolerant model")
+                self.tolerant_session, tolerant_model_path, "scale-tolerant model", colour_ok=True)
+            self.tolerant_channels = int(self.tolerant_session.get_inputs()[0].shape[1])
         self.body_floor: float | None = BODY_RESCUE_FLOOR
         """Cards read from here to the threshold are shown to the body (:data:`BODY_RESCUE_FLOOR`);
         ``None``: only the small-black check asks it."""
@@ -1450,12 +1455,14 @@ class OnnxRecognizer:
         self.whole_rank = WHOLE_RANK
         """What the whole-card model must give a rank (:data:`WHOLE_RANK`)."""
 
-    def _second_index_model(self, session, path, what: str) -> tuple[str, float]:  # type: ignore[no-untyped-def]
+    def _second_index_model(self, session, path, what: str,  # type: ignore[no-untyped-def]
+                            colour_ok: bool = False) -> tuple[str, float]:
         """The input name and the calibrated threshold (its file's ``threshold``) of a second index
-        model (layout, scale-tolerant), whose crops must be the index classifier's: another input
-        is a ``ValueError`` naming the file."""
+        model (layout, scale-tolerant), whose crops must be the index classifier's (``colour_ok``: or
+        BGR crops of the same size): another input is a ``ValueError`` naming the file."""
         inp = session.get_inputs()[0]
-        if (int(inp.shape[1]), int(inp.shape[2]), int(inp.shape[3])) != (self.input_channels, *self.input_hw):
+        channels = (self.input_channels, 3) if colour_ok else (self.input_channels,)
+        if int(inp.shape[1]) not in channels or (int(inp.shape[2]), int(inp.shape[3])) != self.input_hw:
             raise ValueError(f"{path}: {what} input {inp.shape[1:]} does not match the index classifier's")
         return inp.name, float(session.get_modelmeta().custom_metadata_map.get("threshold", 1.0))
 
@@ -1680,7 +1687,7 @@ class OnnxRecognizer:
           confirms both its suit (:attr:`body_confirm`) and its rank (:attr:`body_rank_confirm`);
           a queen needs both (tens of real designs read as queens);
         * and never as a club or a spade: on the unseen decks all three models take a club for a
-          spade together (twenty-second session, models/README.md).
+          spade together (twenty-second session, models/HISTORY.md).
 
         It takes the place of the card of ``dets`` it lies on (unreadable, or read the same but
         unsure), or is added."""
@@ -2091,7 +2098,7 @@ class OnnxRecognizer:
                 and i not in gone and given[i, named[i]] >= TOLERANT_GIVEN]
         if not todo:
             return out
-        tol = self.tolerant_session.run(None, {self.tolerant_input_name: preprocess([crops[i] for i in todo])})[0]
+        tol = self._run_tolerant([crops[i] for i in todo], [corners[i] for i in todo], colour_frame)
         bar, raw = max(self.tolerant_threshold, self.threshold), dict(zip(todo, tol))
         for i, r in self._tolerant_stands(corners, list(raw.items()), named, colour_frame, stock,
                                           black_body_below, given_ok or given_aside is not None):
@@ -2104,6 +2111,15 @@ class OnnxRecognizer:
             else:  # stands on its plain probability, as without given_aside
                 out[i] = dataclasses.replace(r, confidence=float(raw[i][k]), colour_twin=float(raw[i][k ^ 3]))
         return out
+
+    def _run_tolerant(self, crops: Sequence[np.ndarray], corners: Sequence[detect.Corner],
+                      colour_frame: np.ndarray) -> np.ndarray:
+        """The scale-tolerant model's ``N x 53`` probabilities at ``corners``: read from ``crops`` (the
+        index classifier's crops of them) where both models read one kind of crop, else from crops of
+        ``colour_frame`` (BGR) in colour (:attr:`tolerant_channels`)."""
+        if self.tolerant_channels != self.input_channels:
+            crops = [detect.crop_corner(colour_frame, c, color=True) for c in corners]
+        return self.tolerant_session.run(None, {self.tolerant_input_name: preprocess(crops)})[0]
 
     def _tolerant_stands(self, corners: Sequence[detect.Corner], tolerant: Sequence[tuple[int, np.ndarray]],
                          named: np.ndarray, colour_frame: np.ndarray, stock: np.ndarray | None,
@@ -2170,10 +2186,11 @@ class OnnxRecognizer:
         if not todo:
             return out
         colour = self.input_channels == 3
-        crops = preprocess([detect.crop_corner(frame, c, color=colour) for look in looks for c in look])
+        every = [c for look in looks for c in look]
+        crops = [detect.crop_corner(frame, c, color=colour) for c in every]
         shape = (len(looks), len(todo), -1)  # each model's probabilities averaged over the looks
-        probs = self.infer(crops).reshape(shape).mean(axis=0)
-        tol = self.tolerant_session.run(None, {self.tolerant_input_name: crops})[0].reshape(shape).mean(axis=0)
+        probs = self.infer(preprocess(crops)).reshape(shape).mean(axis=0)
+        tol = self._run_tolerant(crops, every, colour_frame).reshape(shape).mean(axis=0)
         given = given_index(probs)
         named = given.argmax(axis=1)
         sure_given = [(j, t) for j, t in enumerate(tol) if given[j, named[j]] >= TOLERANT_GIVEN]
@@ -2235,7 +2252,7 @@ class OnnxRecognizer:
         sure) is read again with the crop's side away from the card's edge
         painted over (:func:`blank_beside`). A real design prints a big pip or the court's picture
         frame right beside its index, and the index classifier, which learnt that an index stands
-        on plain stock, takes the crop for no index at all (models/README.md, thirty-first session).
+        on plain stock, takes the crop for no index at all (models/HISTORY.md, thirty-first session).
 
         A corner read no card at :data:`BLANK_LOOK_BELOW` or more, or read the same card unsure,
         takes the card so read when the mean over its blanked crops (in place and at the four
@@ -3176,7 +3193,7 @@ def merge_duplicates(dets: Sequence[Detection], widths: Sequence[float], thresho
 FAN_BY_ALL_READS = True
 """Two cards that clash in :func:`merge_duplicates` are judged a fan (:func:`_fanned`) on every
 corner at which each is read nearby (:func:`_read_nearby`), not only at its own place's corners.
-Thirty-seventh session (models/README.md). ``False``: each place's own corners only."""
+Thirty-seventh session (models/HISTORY.md). ``False``: each place's own corners only."""
 
 
 def _read_nearby(dets: Sequence[Detection], widths: Sequence[float], i: int) -> tuple:
@@ -3199,7 +3216,7 @@ def _card_places(dets: Sequence[Detection], widths: Sequence[float],
     widths, :func:`_gap`) made one, surest first: it keeps every index corner read as that card
     (``read_at``; ``indices_read`` the most any of them had). Otherwise whether another card near it is a fanned neighbour
     (:func:`_fanned`) depended on which of the card's readings was weighed first (twenty-fifth
-    session, models/README.md)."""
+    session, models/HISTORY.md)."""
     order = sorted(range(len(dets)), key=lambda i: (dets[i].card is not None, dets[i].confidence), reverse=True)
     quads = [np.array(d.corners) for d in dets]
     used: set[int] = set()

@@ -629,17 +629,18 @@ class NothingRead(ValueError):
     """The classifier reads none of the validation crops as a card (a toy run): nothing to keep."""
 
 
-def build_front_gate(channels: tuple[int, int, int] = FRONT_GATE_CHANNELS):
+def build_front_gate(channels: tuple[int, int, int] = FRONT_GATE_CHANNELS, in_channels: int = 1):
     """The front gate: three stride-2 convolutions (8, 16, 32 channels, BN, ReLU) and one logit,
     whether the crop is worth the classifier's look; about 0.2 M multiply-adds a crop against the
-    classifier's 5.3 M a member, and about a tenth of its time in onnxruntime."""
+    classifier's 5.3 M a member, and about a tenth of its time in onnxruntime. ``in_channels``: the
+    classifier's (3 for one trained on BGR crops, ``--input color``)."""
     import torch.nn as nn
 
     def block(i, o):
         return [nn.Conv2d(i, o, 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
 
     a, b, c = channels
-    return nn.Sequential(*block(1, a), *block(a, b), *block(b, c), nn.Flatten(),  # 24x14, 12x7, 6x4
+    return nn.Sequential(*block(in_channels, a), *block(a, b), *block(b, c), nn.Flatten(),  # 24x14, 12x7, 6x4
                          nn.Linear(c * 6 * 4, 1))
 
 
@@ -682,7 +683,8 @@ def add_front_gate(model_path: pathlib.Path, out: pathlib.Path, x_tr: np.ndarray
     if not keep_va.any():
         raise NothingRead(f"{model_path} reads no validation crop as a card: no front gate can be fitted to it")
     dev = torch.device(device)
-    net = build_front_gate().to(dev, memory_format=torch.channels_last)
+    colour = x_tr.ndim == 4  # BGR crops (--input color): the gate reads what the classifier reads
+    net = build_front_gate(in_channels=3 if colour else 1).to(dev, memory_format=torch.channels_last)
     per_epoch = min(len(x_tr), FRONT_GATE_CROPS)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=epochs * math.ceil(per_epoch / batch),
@@ -711,7 +713,7 @@ def add_front_gate(model_path: pathlib.Path, out: pathlib.Path, x_tr: np.ndarray
 
     with tempfile.TemporaryDirectory() as tmp:
         gate_file = pathlib.Path(tmp) / "front_gate.onnx"
-        torch.onnx.export(Score(net), torch.zeros(1, 1, detect.CROP_H, detect.CROP_W), str(gate_file),
+        torch.onnx.export(Score(net), torch.zeros(1, 3 if colour else 1, detect.CROP_H, detect.CROP_W), str(gate_file),
                           input_names=["crops"], output_names=["keep"],
                           dynamic_axes={"crops": {0: "n"}, "keep": {0: "n"}}, opset_version=17, dynamo=False)
         # the threshold from the scores onnxruntime gives (as at run time), in float32 as compared there
