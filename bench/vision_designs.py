@@ -22,7 +22,7 @@ counted:
 
 The designs the training never drew show where a model is too narrow: on the shipped
 ``card_index.onnx`` ``argmax`` is near all of them, but ``index`` is low, so ``sure`` is low (the
-fifty-fourth session, models/README.md). With several scales, ``best`` counts the crops sure at any
+fifty-fourth session, models/HISTORY.md). With several scales, ``best`` counts the crops sure at any
 of them (what a width search can reach), ``wrong`` and ``same`` those with a wrong read at any.
 
 Prints one JSON object: per model, per deck, the counts (104 crops a deck a scale).

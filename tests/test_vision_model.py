@@ -144,7 +144,7 @@ def test_width_search_also_reads_the_runner_up_width(recognizer, monkeypatch):
     than the chosen width alone, and every sure read is a card lying face up in the scene. (Scene
     48 served until the thirty-second session, whose blanked look reads an 8c there that contests
     the 5c fanned on it at either width. Over the seeded scenes 1 to 199 but every fifth, at 800 x 600,
-    the runner-up now reads more cards sure in seven scenes and fewer in five, models/README.md.)
+    the runner-up now reads more cards sure in seven scenes and fewer in five, models/HISTORY.md.)
     Read with the index classifier's own probabilities (``index_power`` 1.0): softened (thirty-fourth
     session) the chosen width alone reads two more of these cards, and the runner-up adds two.
     Measured without the halved look at cards read past the ladder (fifty-eighth session), which

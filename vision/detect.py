@@ -693,7 +693,7 @@ second value darker than the gray closed over a square of the first (card widths
 which finds thin dark strokes whatever their colour. ``None``: only the print that leaves card
 stock (``Masks.ink``), as before the thirty-seventh session. Its blobs join the blobs as printed,
 which stay. On 600 tuning scenes a set, 0.12 and 60 read 15 more seen-deck cards and 32 more
-unseen, with one unseen wrong read fewer (models/README.md, "Thirty-seventh session"); at 25 so
+unseen, with one unseen wrong read fewer (models/HISTORY.md, "Thirty-seventh session"); at 25 so
 much stock shading and so many pip edges join in that 21 seen and 41 unseen cards are lost."""
 GLYPH_FAINT_COLOUR = 25
 """Coloured faint print for :func:`glyph_ink`, the threshold of colour (brightest channel less darkest)
@@ -828,7 +828,7 @@ def lying_corners(masks: Masks, card_width: float, offset: tuple[int, int] = (0,
     where :func:`card_masks` cut overlapping cards apart (:func:`scan_corners` on the ``white``
     outlines) and from index print (:func:`glyph_corners`). On 600 tuning scenes (seeds ``[50505, i]``
     and ``[60606, i]``) the cut edges read 0.35 points more of the seen decks and 0.6 more of the
-    unseen (models/README.md, "Nineteenth session")."""
+    unseen (models/HISTORY.md, "Nineteenth session")."""
     more = _new_corners(scan_corners(masks, card_width, offset, outlines=("white",)), known)
     return more + glyph_corners(masks, card_width, offset, known=[*known, *more])
 

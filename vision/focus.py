@@ -13,7 +13,7 @@ their edges measure 0.4 to 1.1 pixels. A frame whose edges measure more than :da
 blurrier than anything the models learnt, and there the body-suit models, trained on the same
 scenes, took clubs for spades: out of focus, a read the body raised, settled or turned is made
 unreadable (:meth:`vision.recognize.OnnxRecognizer._in_focus`), a seat's reason says the camera is
-out of focus, and the running controller raises a ``camera_out_of_focus`` alert (models/README.md
+out of focus, and the running controller raises a ``camera_out_of_focus`` alert (models/HISTORY.md
 "Forty-fourth session").
 
 >>> import numpy as np

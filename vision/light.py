@@ -7,7 +7,7 @@ Card stock is found as the unsaturated pixels brighter than the felt round them
 whose white balance is off, the stock itself is tinted: a white card lit 25% weaker in blue than
 in red is as saturated as a dull felt, and falls out of the card mask at its edges and index. On the
 benchmark scenes such a cast cost 6.5 points of the seen decks' cards and 10 of the unseen decks'
-(models/README.md, "Twenty-seventh session"); corrected here, the frame reads as under white
+(models/HISTORY.md, "Twenty-seventh session"); corrected here, the frame reads as under white
 light.
 
 The stock's colour is the mean of the brightest :data:`PAPER_SHARE` of a frame's nearly neutral

@@ -293,7 +293,7 @@ LAYOUT_DECKS: tuple[DeckStyle, ...] = mixed_decks(
 (``python -m vision.train --decks mixl``: the named, ``MIX_DECKS`` and these). Sixth session: a
 model trained with such layouts in every mixed deck read ``letele`` twice as often (69.8% against
 34.0% at 0.95, tuning seeds) but made confident wrong reads on the named decks (calibrated to
-0.9985); not part of the shipped recipe (models/README.md)."""
+0.9985); not part of the shipped recipe (models/HISTORY.md)."""
 
 INDEX_DECKS: tuple[DeckStyle, ...] = mixed_decks(
     36, seed=2029, pip_fonts=_MIX_PIP_FONTS + ("DejaVu Math TeX Gyre", "Nimbus Mono PS"), stem=(0.05, 0.22),

@@ -35,7 +35,7 @@ SUIT_SCENES = 8000
 """Training scenes of the body-suit model (``--suit-scenes``). Thirty-sixth session: twice the
 seventeenth's 4,000 (and 7 epochs for 10, so a whole ``python -m vision.train`` stays under the
 hour): of the validation clubs and spades 58% -> 62% confirmed at 0.95, 0.18% -> 0.16% as the
-other black suit (models/README.md)."""
+other black suit (models/HISTORY.md)."""
 SUIT_VAL_SCENES = 600
 """Its validation scenes (a run's own: ``vision.train`` validates on 15% of its ``--suit-scenes``)."""
 SUIT_SEED = 9_000_000
@@ -65,10 +65,10 @@ def jittered_quad(corners, k: int, rng: np.random.Generator, width_sd: float = 0
     ``width_sd`` is 0.10 since the thirty-ninth session (0.04 before): the recogniser's detections
     were 0.80 to 1.12 times the card's width (5th to 95th percentile of the right reads of 100
     tuning scenes), the width their index reads best at, and both body models trained so read more
-    cards (models/README.md, "Thirty-ninth session"). ``turn_sd_deg`` is 4 since the fortieth
+    cards (models/HISTORY.md, "Thirty-ninth session"). ``turn_sd_deg`` is 4 since the fortieth
     session (2 before): the sides of the recogniser's detections were 1.8 degrees off the card's at
     the median, 7.8 at the 90th percentile and 10.4 at the 95th (60 unseen-deck tuning scenes), more
-    on the cards it missed (models/README.md, "Fortieth session").
+    on the cards it missed (models/HISTORY.md, "Fortieth session").
 
     >>> q = [(0, 0), (63, 0), (63, 88), (0, 88)]
     >>> np.round(jittered_quad(q, 2, np.random.default_rng(0), 0, 0, 0)).tolist()
