@@ -6,8 +6,9 @@
 Every card of every deck of the named sets (``real``: ``letele`` and the Debian designs that
 ``python -m vision.fetch_deck`` has fetched; ``seen``: the named training decks; ``unseen``) is drawn
 upright, ``--width`` pixels wide, on a green felt, lightly blurred, and cropped at both its index
-corners exactly (no proposer), the crop made at each of ``--scales`` times the card's width (1.0: the
-width a camera configured for the card gives; the width search tries others). Each model reads the
+corners exactly (no proposer; in colour for a model whose input takes three channels, ``--input color``),
+the crop made at each of ``--scales`` times the card's width (1.0: the width a camera configured for the
+card gives; the width search tries others). Each model reads the
 crops as the recogniser reads its own (``vision.recognize.soften_index`` applied) and each crop is
 counted:
 
@@ -51,9 +52,10 @@ def deck_sets() -> dict:  # type: ignore[type-arg]
 
 
 def corner_crops(deck, width: int,  # type: ignore[no-untyped-def]
-                 scales) -> tuple[dict[float, list[np.ndarray]], np.ndarray]:
-    """Each card of ``deck`` cropped at both its index corners at each scale; with the labels
-    (``Card.index``, two a card)."""
+                 scales, colour: bool = False) -> tuple[dict[float, list[np.ndarray]], np.ndarray]:
+    """Each card of ``deck`` cropped at both its index corners at each scale, grayscale (``colour``: BGR,
+    for a model trained on colour crops, ``--input color``); with the labels (``Card.index``, two a
+    card)."""
     import dataclasses
 
     import cv2
@@ -67,10 +69,10 @@ def corner_crops(deck, width: int,  # type: ignore[no-untyped-def]
     for card in CARDS:
         face = cv2.resize(render.card_face(deck, card)[..., ::-1], (width, height), interpolation=cv2.INTER_AREA)
         img, corners = detect.upright_card(face)
-        gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        source = img if colour else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
         for s in scales:
             for corner in corners:
-                crops[s].append(detect.crop_corner(gray, dataclasses.replace(corner, width=width * s)))
+                crops[s].append(detect.crop_corner(source, dataclasses.replace(corner, width=width * s), color=colour))
         labels += [Card.parse(card).index] * 2
     return crops, np.array(labels)
 
@@ -147,8 +149,10 @@ def main(argv: list[str] | None = None) -> int:
         for deck in sets[s]:
             if only is not None and deck.name not in only:
                 continue
-            crops, labels = corner_crops(deck, args.width, scales)
+            kinds = {colour: corner_crops(deck, args.width, scales, colour)
+                     for colour in {int(x.get_inputs()[0].shape[1]) == 3 for x in sessions.values()}}
             for m, session in sessions.items():
+                crops, labels = kinds[int(session.get_inputs()[0].shape[1]) == 3]
                 result["models"][m][deck.name] = dict(set=s, **read_deck(session, crops, labels, args.threshold))
             print(f"{deck.name:24s}", "  ".join(f"{r[deck.name]['best']:3d}/{r[deck.name]['wrong']}"
                                                for r in result["models"].values()), file=sys.stderr, flush=True)
