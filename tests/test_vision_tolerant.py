@@ -113,7 +113,7 @@ def test_r2_a_tolerant_model_trained_on_colour_crops_reads_them_from_the_colour_
     for card, read in (("Ah", "Ah"), ("As", None)):
         image, corners = on_felt(face(card))
         gray = [detect.crop_corner(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), c) for c in corners]
-        probs = rec._run_tolerant(gray, corners, image)
+        probs = rec._run_tolerant(recognize.preprocess(gray), corners, image)
         top = probs.argmax(axis=1)
         assert [None if k == recognize.NOT_INDEX else str(Card.from_index(int(k))) for k in top] == [read, read]
     with pytest.raises(ValueError, match="layout model input .* does not match"):

@@ -2098,7 +2098,7 @@ class OnnxRecognizer:
                 and i not in gone and given[i, named[i]] >= TOLERANT_GIVEN]
         if not todo:
             return out
-        tol = self._run_tolerant([crops[i] for i in todo], [corners[i] for i in todo], colour_frame)
+        tol = self._run_tolerant(preprocess([crops[i] for i in todo]), [corners[i] for i in todo], colour_frame)
         bar, raw = max(self.tolerant_threshold, self.threshold), dict(zip(todo, tol))
         for i, r in self._tolerant_stands(corners, list(raw.items()), named, colour_frame, stock,
                                           black_body_below, given_ok or given_aside is not None):
@@ -2112,14 +2112,14 @@ class OnnxRecognizer:
                 out[i] = dataclasses.replace(r, confidence=float(raw[i][k]), colour_twin=float(raw[i][k ^ 3]))
         return out
 
-    def _run_tolerant(self, crops: Sequence[np.ndarray], corners: Sequence[detect.Corner],
+    def _run_tolerant(self, tensor: np.ndarray, corners: Sequence[detect.Corner],
                       colour_frame: np.ndarray) -> np.ndarray:
-        """The scale-tolerant model's ``N x 53`` probabilities at ``corners``: read from ``crops`` (the
-        index classifier's crops of them) where both models read one kind of crop, else from crops of
-        ``colour_frame`` (BGR) in colour (:attr:`tolerant_channels`)."""
+        """The scale-tolerant model's ``N x 53`` probabilities at ``corners``: read from ``tensor`` (the
+        index classifier's crops of them, preprocessed) where both models read one kind of crop, else
+        from crops of ``colour_frame`` (BGR) in colour (:attr:`tolerant_channels`)."""
         if self.tolerant_channels != self.input_channels:
-            crops = [detect.crop_corner(colour_frame, c, color=True) for c in corners]
-        return self.tolerant_session.run(None, {self.tolerant_input_name: preprocess(crops)})[0]
+            tensor = preprocess([detect.crop_corner(colour_frame, c, color=True) for c in corners])
+        return self.tolerant_session.run(None, {self.tolerant_input_name: tensor})[0]
 
     def _tolerant_stands(self, corners: Sequence[detect.Corner], tolerant: Sequence[tuple[int, np.ndarray]],
                          named: np.ndarray, colour_frame: np.ndarray, stock: np.ndarray | None,
@@ -2187,9 +2187,9 @@ class OnnxRecognizer:
             return out
         colour = self.input_channels == 3
         every = [c for look in looks for c in look]
-        crops = [detect.crop_corner(frame, c, color=colour) for c in every]
+        crops = preprocess([detect.crop_corner(frame, c, color=colour) for c in every])
         shape = (len(looks), len(todo), -1)  # each model's probabilities averaged over the looks
-        probs = self.infer(preprocess(crops)).reshape(shape).mean(axis=0)
+        probs = self.infer(crops).reshape(shape).mean(axis=0)
         tol = self._run_tolerant(crops, every, colour_frame).reshape(shape).mean(axis=0)
         given = given_index(probs)
         named = given.argmax(axis=1)
